@@ -1,0 +1,3 @@
+//! Explorers: build the reachable transition system of a program.
+
+pub mod graph;

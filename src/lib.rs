@@ -1,0 +1,9 @@
+//! rigor: a verifier for RERS problems.
+//!
+//! Pipeline: front ends ([`frontend`]: C, Java) → one IR ([`ir`]) → a
+//! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
+//! checkers ([`check`]) → answers ([`answers`]: CSV, witnesses, scores).
+
+pub mod error;
+pub mod explore;
+pub mod ir;

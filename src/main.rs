@@ -1,0 +1,3 @@
+fn main() {
+    println!("rigor {}", env!("CARGO_PKG_VERSION"));
+}
