@@ -4,6 +4,7 @@
 //! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
 //! checkers ([`check`]) → answers ([`answers`]: CSV, witnesses, scores).
 
+pub mod cli;
 pub mod error;
 pub mod explore;
 pub mod ir;
