@@ -206,6 +206,10 @@ pub struct Function {
     pub loc: Loc,
 }
 
+/// The label used for an unnumbered error (2012 `globalError: assert(0)`):
+/// the run ends there, but it is not a reachability property.
+pub const GLOBAL_ERROR: u32 = 0x0FFF_FFFF;
+
 /// How the return value of the step function is read (2012 style).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum StepReturn {

@@ -2,9 +2,12 @@
 //!
 //! Pipeline: front ends ([`frontend`]: C, Java) → one IR ([`ir`]) → a
 //! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
-//! checkers ([`check`]) → answers ([`answers`]: CSV, witnesses, scores).
+//! checkers ([`check`]) → answers (CSV, witnesses, reports).
 
+pub mod check;
 pub mod cli;
+pub mod engine;
 pub mod error;
 pub mod explore;
+pub mod frontend;
 pub mod ir;

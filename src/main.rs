@@ -17,12 +17,15 @@ struct Cli {
 enum Command {
     /// Print the program's summary (alphabets, globals, error labels).
     Info(cli::info::Args),
+    /// Reachability of error labels: RERS CSV `problem,label,true|false`.
+    Reach(cli::reach::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
+        Command::Reach(a) => cli::reach::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -2,6 +2,8 @@
 //! and `run(&Args) -> Result<i32, Box<dyn Error>>` returning the exit code.
 
 pub mod info;
+pub mod limits;
+pub mod reach;
 
 /// The error type subcommands return.
 pub type CliResult = Result<i32, Box<dyn std::error::Error>>;

@@ -1,0 +1,3 @@
+//! Property checkers over explored programs.
+
+pub mod reach;

@@ -1,0 +1,187 @@
+//! Reachability of error labels.
+//!
+//! A label is *reachable* only with a witness (the shortest input sequence,
+//! from the breadth-first parent links) that [`replay`] confirms on a fresh
+//! run of the engine; *unreachable* only when the exploration was complete
+//! (every state expanded, no fault); otherwise unknown.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::engine::{Fault, Machine};
+use crate::explore::graph::Outcome;
+use crate::explore::{explore, Exploration, Limits, Options, StopReason};
+
+/// The answer for one error label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LabelVerdict {
+    /// The error label number.
+    pub property: u32,
+    /// `Some(true)` reachable, `Some(false)` unreachable, `None` unknown.
+    pub verdict: Option<bool>,
+    /// For a reachable label: the input names of the witness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness: Option<Vec<String>>,
+}
+
+/// Everything `rigor reach` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReachReport {
+    /// The program file.
+    pub program: String,
+    /// Problem number (from the file name).
+    pub problem: String,
+    /// Always `reach`.
+    pub track: &'static str,
+    /// One verdict per error label of the program.
+    pub verdicts: Vec<LabelVerdict>,
+    /// States discovered.
+    pub states: u64,
+    /// Transitions executed.
+    pub transitions: u64,
+    /// BFS depth reached.
+    pub depth: u32,
+    /// Whether the whole state space was explored.
+    pub complete: bool,
+    /// Why the exploration stopped early, if it did.
+    pub stopped: Option<StopReason>,
+    /// Engine faults (undefined behaviour), first few.
+    pub faults: Vec<String>,
+    /// Exploration time in seconds.
+    pub seconds: f64,
+    /// Peak resident memory in bytes.
+    pub peak_memory: Option<u64>,
+    /// Bytes per stored state.
+    pub state_bytes: usize,
+    /// Ints per state after the layout analysis.
+    pub state_width: usize,
+}
+
+impl ReachReport {
+    /// Number of labels with each verdict: (reachable, unreachable, unknown).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let r = self.verdicts.iter().filter(|v| v.verdict == Some(true)).count();
+        let u = self.verdicts.iter().filter(|v| v.verdict == Some(false)).count();
+        (r, u, self.verdicts.len() - r - u)
+    }
+}
+
+/// Why a replayed witness was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The run stopped (error, blocked, fault) before the last input.
+    StoppedEarly { at: usize, outcome: Option<Outcome> },
+    /// An input index is out of range.
+    BadInput(usize),
+    /// The engine faulted.
+    Fault(Fault),
+}
+
+/// Runs `inputs` from the initial state and returns the outcome of the last
+/// step. Intermediate steps must let the run go on (output, silent, or an
+/// invalid input, which keeps the state it left: the 2012 reading).
+pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
+    let mut scratch = m.scratch();
+    let mut cur = m.initial_state();
+    let mut next = cur.clone();
+    let mut last = Outcome::Silent;
+    for (k, &i) in inputs.iter().enumerate() {
+        if i >= m.n_inputs() {
+            return Err(ReplayError::BadInput(i));
+        }
+        last = m.step(&mut scratch, &cur, i, &mut next).map_err(ReplayError::Fault)?;
+        let goes_on = matches!(last, Outcome::Output(_) | Outcome::Silent | Outcome::Invalid);
+        if !goes_on && k + 1 < inputs.len() {
+            return Err(ReplayError::StoppedEarly {
+                at: k,
+                outcome: Some(last),
+            });
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    Ok(last)
+}
+
+/// Explores `m` and answers every error label.
+pub fn check(m: &Machine, program: &str, limits: &Limits, progress: bool) -> ReachReport {
+    let opts = Options {
+        keep_graph: false,
+        stop_when_all_errors_found: true,
+        progress,
+        seeds: Vec::new(),
+    };
+    let ex = explore(m, limits, &opts);
+    report(m, program, &ex)
+}
+
+/// Turns an exploration into verdicts, replaying every witness.
+pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
+    let complete = ex.is_complete();
+    let mut verdicts = Vec::new();
+    for &label in &m.error_labels {
+        let found = ex.errors.iter().find(|e| e.0 == label);
+        let v = match found {
+            Some(&(_, s, i)) => {
+                let mut path = ex.path_to(s);
+                path.push(i);
+                match replay(m, &path) {
+                    Ok(Outcome::Error(n)) if n == label => LabelVerdict {
+                        property: label,
+                        verdict: Some(true),
+                        witness: Some(path.iter().map(|&k| m.input_names[k].clone()).collect()),
+                    },
+                    other => {
+                        // A witness that does not replay is a bug: never report it.
+                        eprintln!("rigor: internal: witness for error {label} does not replay ({other:?}); answering unknown");
+                        LabelVerdict {
+                            property: label,
+                            verdict: None,
+                            witness: None,
+                        }
+                    }
+                }
+            }
+            None => LabelVerdict {
+                property: label,
+                verdict: if complete || ex.stopped == Some(StopReason::AllErrorsFound) {
+                    // All labels found means none is left to be unreachable.
+                    if complete {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                } else {
+                    None
+                },
+                witness: None,
+            },
+        };
+        verdicts.push(v);
+    }
+    ReachReport {
+        program: program.to_string(),
+        problem: crate::ir::problem_name(program),
+        track: "reach",
+        verdicts,
+        states: ex.graph.n_states as u64,
+        transitions: ex.transitions,
+        depth: ex.depth,
+        complete,
+        stopped: ex.stopped.clone(),
+        faults: ex
+            .faults
+            .iter()
+            .take(5)
+            .map(|f| format!("state {} input {}: {}", f.state, m.input_names[f.input], f.fault))
+            .collect(),
+        seconds: secs(ex.elapsed),
+        peak_memory: crate::explore::bfs::peak_resident_bytes(),
+        state_bytes: ex.state_bytes,
+        state_width: m.state_width(),
+    }
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}

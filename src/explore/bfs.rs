@@ -1,0 +1,287 @@
+//! Breadth-first exploration of a compiled program.
+//!
+//! States get dense ids in discovery order, and are expanded in id order, so
+//! the first path found to any state is a shortest one: parent links give
+//! shortest witnesses. The exploration honours a state limit, a timeout and
+//! a memory limit; when one is hit it stops and says so, and every checker
+//! then treats the unexplored part as unknown.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use super::graph::{Edge, Outcome, StateGraph, StateId, NO_STATE};
+use super::store::StateStore;
+use crate::engine::{Fault, Machine};
+
+/// Resource limits of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many states.
+    pub max_states: Option<u64>,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub memory_limit: Option<u64>,
+}
+
+/// What the explorer should keep and show.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Keep every edge (for LTL/CTL); otherwise only parent links.
+    pub keep_graph: bool,
+    /// Stop as soon as every error label of the program has been found.
+    pub stop_when_all_errors_found: bool,
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+    /// Extra input sequences whose states are visited first (seeding).
+    pub seeds: Vec<Vec<usize>>,
+}
+
+/// Why an exploration stopped before the end.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum StopReason {
+    /// `--max-states` reached.
+    MaxStates,
+    /// `--timeout` reached.
+    Timeout,
+    /// `--memory-limit` reached.
+    MemoryLimit,
+    /// Every error label was found; nothing more to learn for reachability.
+    AllErrorsFound,
+}
+
+/// A step the engine could not execute.
+#[derive(Clone, Debug)]
+pub struct FaultAt {
+    /// The state it was taken from.
+    pub state: StateId,
+    /// The input.
+    pub input: usize,
+    /// What went wrong.
+    pub fault: Fault,
+}
+
+/// The result of an exploration.
+pub struct Exploration {
+    /// The graph (edges only if `keep_graph`; always the state counts).
+    pub graph: StateGraph,
+    /// Parent of each state (`NO_STATE` for the initial state).
+    pub parent: Vec<StateId>,
+    /// Input taken from the parent.
+    pub parent_input: Vec<u16>,
+    /// For each error label found: the first (shallowest) state and input
+    /// reaching it.
+    pub errors: Vec<(u32, StateId, usize)>,
+    /// Steps that faulted (the exploration is then not complete).
+    pub faults: Vec<FaultAt>,
+    /// Why it stopped early, if it did.
+    pub stopped: Option<StopReason>,
+    /// Number of transitions executed.
+    pub transitions: u64,
+    /// BFS depth reached.
+    pub depth: u32,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Bytes per stored state row.
+    pub state_bytes: usize,
+    /// The visited-state store (to decode states).
+    pub store: StateStore,
+}
+
+impl Exploration {
+    /// Whether every reachable state was expanded without a fault.
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none() && self.faults.is_empty()
+    }
+
+    /// The shortest input sequence from the initial state to `s`.
+    pub fn path_to(&self, mut s: StateId) -> Vec<usize> {
+        let mut path = Vec::new();
+        while self.parent[s as usize] != NO_STATE {
+            path.push(self.parent_input[s as usize] as usize);
+            s = self.parent[s as usize];
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Resident set size of this process in bytes (Linux), if known.
+pub fn resident_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// Peak resident set size of this process in bytes (Linux), if known.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Explores the reachable states of `m` breadth-first.
+pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
+    let start = Instant::now();
+    let n_inputs = m.n_inputs();
+    let width = m.state_width();
+    let mut store = StateStore::new(width);
+    let mut parent: Vec<StateId> = Vec::new();
+    let mut parent_input: Vec<u16> = Vec::new();
+    let mut edges: Vec<Edge> = Vec::new();
+    let mut errors: Vec<(u32, StateId, usize)> = Vec::new();
+    let mut error_seen: rustc_hash::FxHashSet<u32> = Default::default();
+    let mut faults = Vec::new();
+    let mut scratch = m.scratch();
+    let mut cur = vec![0i32; width];
+    let mut next = vec![0i32; width];
+    let mut transitions = 0u64;
+
+    let init = m.initial_state();
+    store.insert(&init);
+    parent.push(NO_STATE);
+    parent_input.push(0);
+
+    // Seeding: states on the seed traces get the first ids (their parent
+    // links still give valid, if not shortest, witnesses).
+    for seed in &opts.seeds {
+        let mut s = 0u32;
+        cur.copy_from_slice(&init);
+        for &i in seed {
+            match m.step(&mut scratch, &cur, i, &mut next) {
+                Ok(o) if o.continues_trace() || o == Outcome::Invalid => {
+                    let (id, new) = store.insert(&next);
+                    if new {
+                        parent.push(s);
+                        parent_input.push(i as u16);
+                    }
+                    s = id;
+                    std::mem::swap(&mut cur, &mut next);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    let bar = if opts.progress && std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                .expect("valid progress template"),
+        );
+        Some(b)
+    } else {
+        None
+    };
+
+    let mut stopped = None;
+    let mut expanded: u32 = 0;
+    let mut depth = 0u32;
+    let mut level_end = store.len();
+    let total_errors = m.error_labels.len();
+    while expanded < store.len() {
+        if expanded == level_end {
+            depth += 1;
+            level_end = store.len();
+        }
+        if expanded % 4096 == 0 {
+            if let Some(reason) = check_limits(limits, &store, start) {
+                stopped = Some(reason);
+                break;
+            }
+            if let Some(b) = &bar {
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                b.set_message(format!(
+                    "{} states, {:.0} states/s, depth {}, {} of {} labels found",
+                    store.len(),
+                    store.len() as f64 / secs,
+                    depth,
+                    errors.len(),
+                    total_errors
+                ));
+                b.tick();
+            }
+        }
+        let s = expanded;
+        store.get(s, &mut cur);
+        for i in 0..n_inputs {
+            transitions += 1;
+            let (target, outcome) = match m.step(&mut scratch, &cur, i, &mut next) {
+                Err(fault) => {
+                    faults.push(FaultAt { state: s, input: i, fault });
+                    (NO_STATE, Outcome::Blocked)
+                }
+                Ok(o @ Outcome::Error(n)) => {
+                    if error_seen.insert(n) && m.error_labels.binary_search(&n).is_ok() {
+                        errors.push((n, s, i));
+                    }
+                    (NO_STATE, o)
+                }
+                Ok(Outcome::Blocked) => (NO_STATE, Outcome::Blocked),
+                Ok(o) => {
+                    let (id, new) = store.insert(&next);
+                    if new {
+                        parent.push(s);
+                        parent_input.push(i as u16);
+                    }
+                    (id, o)
+                }
+            };
+            if opts.keep_graph {
+                edges.push(Edge {
+                    target,
+                    packed: outcome.pack(),
+                });
+            }
+        }
+        expanded += 1;
+        if opts.stop_when_all_errors_found && total_errors > 0 && errors.len() == total_errors {
+            stopped = Some(StopReason::AllErrorsFound);
+            break;
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    errors.sort_unstable();
+    let graph = StateGraph {
+        inputs: m.input_names.clone(),
+        outputs: m.output_names.clone(),
+        edges,
+        n_states: store.len(),
+        n_expanded: expanded,
+    };
+    Exploration {
+        graph,
+        parent,
+        parent_input,
+        errors,
+        faults,
+        stopped,
+        transitions,
+        depth,
+        elapsed: start.elapsed(),
+        state_bytes: store.row_bytes(),
+        store,
+    }
+}
+
+fn check_limits(limits: &Limits, store: &StateStore, start: Instant) -> Option<StopReason> {
+    if let Some(max) = limits.max_states {
+        if store.len() as u64 >= max {
+            return Some(StopReason::MaxStates);
+        }
+    }
+    if let Some(t) = limits.timeout {
+        if start.elapsed() >= t {
+            return Some(StopReason::Timeout);
+        }
+    }
+    if let Some(mem) = limits.memory_limit {
+        if resident_bytes().is_some_and(|r| r >= mem) {
+            return Some(StopReason::MemoryLimit);
+        }
+    }
+    None
+}
