@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn keys_sort_by_track_then_problem_number() {
-        let mut keys = vec![
+        let mut keys = [
             Key::new("11", Track::Reach, 2),
             Key::new("2", Track::Reach, 9),
             Key::new("1", Track::Ltl, 0),

@@ -93,7 +93,9 @@ pub fn table(r: &ConsensusReport) -> String {
         known,
         unknown.len()
     ));
-    for x in unknown {
+    const SHOWN: usize = 20;
+    let hidden = unknown.len().saturating_sub(SHOWN);
+    for x in unknown.into_iter().take(SHOWN) {
         s.push_str(&format!(
             "  {}: unknown ({}; {} true, {} false)\n",
             x.key,
@@ -101,6 +103,9 @@ pub fn table(r: &ConsensusReport) -> String {
             x.yes,
             x.no
         ));
+    }
+    if hidden > 0 {
+        s.push_str(&format!("  ... and {hidden} more (see --json)\n"));
     }
     s
 }
