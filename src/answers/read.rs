@@ -6,7 +6,7 @@
 //! |---|---|---|---|
 //! | JSON report (`rigor reach --json`) | `{"problem", "track", "verdicts": [{"property", "verdict"}]}`, or an array of them | `track` field | `problem` field |
 //! | solution text (2012, 2017) | `error_N reachable via input sequence` …, `All other errors unreachable`, `Formula: …` / `Formula is satisfied.` / `Formula is not satisfied! …` | its section | file name |
-//! | 2012 CSV | `id,yes\|no,confidence`: ids 0..=60 error labels, 61+ the LTL formulas in file order | from the id | file name |
+//! | 2012 CSV | `id,yes\|no,confidence`: ids 0..=60 error labels, 61+ the LTL formulas in file order (id 60, `no` in every file, is dropped: no 2012 program has `error_60`, see [`ReadOptions::labels`]) | from the id | file name |
 //! | RERS CSV | `problem,property,verdict` (also `rigor reach`'s CSV) | context | first column |
 //! | track CSV | `problem,track,property,verdict` (`rigor consensus` on several tracks) | second column | first column |
 //! | property CSV | `property,verdict` (2014, 2019 training solutions) | context | file name |
@@ -45,8 +45,10 @@ pub struct ReadOptions {
     /// file or folder name).
     #[arg(long)]
     pub problem: Option<String>,
-    /// Number of error labels (0..N-1) of a solution text that ends with "All
-    /// other errors unreachable" (default: 60 for 2012 texts, else 100).
+    /// Number of error labels (0..N-1) of the problem: the labels a solution
+    /// text does not list ("All other errors unreachable") are read as
+    /// unreachable up to N (default: 60 for 2012 texts, else 100); a 2012
+    /// CSV's unreachable labels from N on are dropped (default 60).
     #[arg(long, value_name = "N")]
     pub labels: Option<u32>,
 }
@@ -435,7 +437,9 @@ fn parse_solution_text(path: &str, text: &str, opts: &ReadOptions) -> Result<Vec
         return Err(Error::at(path, line, 0, "formula without a verdict"));
     }
     if rest_unreachable {
-        let n = opts.labels.unwrap_or(if has_ltl { 60 } else { 100 });
+        let n = opts
+            .labels
+            .unwrap_or(if has_ltl { LABELS_2012 } else { 100 });
         let listed: std::collections::HashSet<u32> = out
             .iter()
             .filter(|e| e.track == Some(Track::Reach))
@@ -469,6 +473,9 @@ enum Shape {
 
 /// Largest 2012 CSV id that is an error label; later ids are LTL formulas.
 const LAST_2012_LABEL_ID: u32 = 60;
+
+/// Error labels of the 2012 programs (`error_0` .. `error_59`).
+const LABELS_2012: u32 = 60;
 
 fn split(l: &str) -> Vec<&str> {
     l.split(',').map(str::trim).collect()
@@ -573,6 +580,13 @@ fn parse_csv(path: &str, text: &str, opts: &ReadOptions) -> Result<CsvRead> {
                 };
                 if !is_number(c) {
                     return Err(err(format!("bad confidence `{c}`: expected a number")));
+                }
+                if id <= LAST_2012_LABEL_ID && id >= opts.labels.unwrap_or(LABELS_2012) && !verdict
+                {
+                    // Id 60 is listed as unreachable, but no 2012 program
+                    // has error_60: a label not in the program is not a
+                    // property.
+                    continue;
                 }
                 let (track, property) = if id <= LAST_2012_LABEL_ID {
                     (Track::Reach, id)
@@ -739,20 +753,28 @@ mod tests {
 
     #[test]
     fn csv_2012_splits_labels_and_formulas() {
-        let f = read(
-            "Problem3-solutions.csv",
-            "0,no,9\n60,no,9\n61,yes,9\n160,no,9\n",
-        )
-        .unwrap();
+        let text = "0,no,9\n60,no,9\n61,yes,9\n160,no,9\n";
+        let f = read("Problem3-solutions.csv", text).unwrap();
         assert_eq!(f.format, Format::Csv2012);
         assert_eq!(
             triples(&f),
             [
                 t("3", Track::Reach, 0, false),
-                t("3", Track::Reach, 60, false),
                 t("3", Track::Ltl, 0, true),
                 t("3", Track::Ltl, 99, false)
             ]
+        );
+        // Label 60 is kept when said reachable, or when asked for.
+        let f = read("Problem3-solutions.csv", "60,yes,9\n").unwrap();
+        assert_eq!(triples(&f), [t("3", Track::Reach, 60, true)]);
+        let opts = ReadOptions {
+            labels: Some(61),
+            ..Default::default()
+        };
+        let f = parse("Problem3-solutions.csv", text, &opts).unwrap();
+        assert_eq!(
+            f.answers().unwrap()[1],
+            Answer::new("3", Track::Reach, 60, false)
         );
     }
 

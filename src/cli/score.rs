@@ -31,7 +31,12 @@ pub struct Args {
 
 /// Reads the solutions and answers and scores them.
 pub fn evaluate(args: &Args) -> Result<ScoreReport, crate::error::Error> {
-    let files = read::read_files(&args.solution, &args.read)?;
+    // --track and --problem are for the answers; solutions say theirs.
+    let sol_opts = ReadOptions {
+        labels: args.read.labels,
+        ..ReadOptions::default()
+    };
+    let files = read::read_files(&args.solution, &sol_opts)?;
     let context = read::known_tracks(&files);
     let mut parts = Vec::new();
     for f in &files {
