@@ -16,7 +16,10 @@
 //! those of the silver problems, `T_gold` = `T_silver` + those of the gold
 //! problems. For CTL, a problem's threshold is 12 properties (fewer if it
 //! has fewer). The best level reached is reported; at least one correct
-//! answer is required.
+//! answer is required. With [`Scheme::Industrial`] (industrial tracks) a
+//! problem is *solved* when its threshold is reached with no wrong answer on
+//! it, and bronze, silver and gold need a third, two thirds and all of the
+//! category's problems solved.
 //!
 //! **Categories.** A category is a list of problems in order of difficulty,
 //! split into thirds: first bronze, then silver, then gold (RERS 2019: one
@@ -152,7 +155,10 @@ pub struct CategoryScore {
     pub correct: usize,
     /// Wrong answers in the category.
     pub wrong: usize,
-    /// The thresholds.
+    /// Problems solved: their threshold reached, no wrong answer.
+    pub solved: usize,
+    /// The thresholds: correct answers (sequential) or problems solved
+    /// (industrial).
     pub thresholds: Thresholds,
     /// The achievement earned, if any.
     pub achievement: Option<Medal>,
@@ -255,11 +261,34 @@ pub fn track_in_solution(solution: &AnswerMap, problem: &str) -> Option<Track> {
     }
 }
 
-/// Scores `answers` against `solution`.
+/// How achievements are earned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Scheme {
+    /// Sequential and parallel tracks: correct answers against the summed
+    /// thresholds of the bronze, silver and gold problems.
+    #[default]
+    Sequential,
+    /// Industrial tracks: problems solved (threshold reached, no wrong
+    /// answer) against a third, two thirds and all of the category.
+    Industrial,
+}
+
+/// Scores `answers` against `solution` (sequential achievements).
 pub fn score(
     answers: &AnswerMap,
     solution: &AnswerMap,
     categories: &[CategorySpec],
+) -> ScoreReport {
+    score_with(answers, solution, categories, Scheme::Sequential)
+}
+
+/// Scores `answers` against `solution` with the given achievement scheme.
+pub fn score_with(
+    answers: &AnswerMap,
+    solution: &AnswerMap,
+    categories: &[CategorySpec],
+    scheme: Scheme,
 ) -> ScoreReport {
     let mut tracks: BTreeMap<Track, TrackScore> = BTreeMap::new();
     let mut wrong = Vec::new();
@@ -316,7 +345,7 @@ pub fn score(
     for t in tracks.values_mut() {
         t.score = t.p as i64 - (t.q * t.q) as i64;
     }
-    let categories = category_scores(answers, solution, categories);
+    let categories = category_scores(answers, solution, categories, scheme);
     let tracks: Vec<TrackScore> = tracks.into_values().collect();
     ScoreReport {
         p: tracks.iter().map(|t| t.p).sum(),
@@ -340,6 +369,7 @@ fn category_scores(
     answers: &AnswerMap,
     solution: &AnswerMap,
     specs: &[CategorySpec],
+    scheme: Scheme,
 ) -> Vec<CategoryScore> {
     let mut out = Vec::new();
     for track in Track::ALL {
@@ -386,7 +416,7 @@ fn category_scores(
         }
         for (name, members) in groups {
             let mut level = [0usize; 3];
-            let (mut correct, mut wrong) = (0, 0);
+            let (mut correct, mut wrong, mut solved) = (0, 0, 0);
             for (problem, medal) in &members {
                 let props: Vec<(&Key, bool)> = solution
                     .iter()
@@ -398,26 +428,47 @@ fn category_scores(
                     _ => props.iter().filter(|(_, v)| falsifiable(track, *v)).count(),
                 };
                 level[*medal as usize] += need;
+                let (mut right_here, mut wrong_here) = (0, 0);
                 for (k, truth) in props {
                     match answers.get(k) {
-                        Some(&v) if v == truth => correct += 1,
-                        Some(_) => wrong += 1,
+                        Some(&v) if v == truth => right_here += 1,
+                        Some(_) => wrong_here += 1,
                         None => {}
                     }
                 }
+                if wrong_here == 0 && right_here > 0 && right_here >= need {
+                    solved += 1;
+                }
+                correct += right_here;
+                wrong += wrong_here;
             }
-            let thresholds = Thresholds {
-                bronze: level[0],
-                silver: level[0] + level[1],
-                gold: level[0] + level[1] + level[2],
+            let n = members.len();
+            let (thresholds, reached) = match scheme {
+                Scheme::Sequential => (
+                    Thresholds {
+                        bronze: level[0],
+                        silver: level[0] + level[1],
+                        gold: level[0] + level[1] + level[2],
+                    },
+                    correct,
+                ),
+                // Problems solved: a third, two thirds, all.
+                Scheme::Industrial => (
+                    Thresholds {
+                        bronze: n.div_ceil(3),
+                        silver: (2 * n).div_ceil(3),
+                        gold: n,
+                    },
+                    solved,
+                ),
             };
-            let achievement = if wrong > 0 || correct == 0 {
+            let achievement = if wrong > 0 || reached == 0 {
                 None
-            } else if correct >= thresholds.gold {
+            } else if reached >= thresholds.gold {
                 Some(Medal::Gold)
-            } else if correct >= thresholds.silver {
+            } else if reached >= thresholds.silver {
                 Some(Medal::Silver)
-            } else if correct >= thresholds.bronze {
+            } else if reached >= thresholds.bronze {
                 Some(Medal::Bronze)
             } else {
                 None
@@ -428,6 +479,7 @@ fn category_scores(
                 problems: members,
                 correct,
                 wrong,
+                solved,
                 thresholds,
                 achievement,
             });
@@ -593,6 +645,54 @@ mod tests {
         assert_eq!(r.categories[0].thresholds.gold, 12);
         assert_eq!(r.categories[0].achievement, Some(Medal::Gold));
         assert_eq!((r.p, r.max_score), (12, 20));
+    }
+
+    #[test]
+    fn industrial_achievements_count_solved_problems() {
+        // Four problems, two reachable labels each (+1 unreachable):
+        // thresholds 2 / 3 / 4 problems.
+        let mut s = AnswerMap::new();
+        for p in ["a", "b", "c", "d"] {
+            for l in 0..3 {
+                s.insert(Key::new(p, Track::Reach, l), l < 2);
+            }
+        }
+        let solve = |ps: &[&str], partial: &[&str]| -> AnswerMap {
+            let mut a = AnswerMap::new();
+            for (k, &v) in &s {
+                if ps.contains(&k.problem.as_str())
+                    || (partial.contains(&k.problem.as_str()) && k.property == 0)
+                {
+                    a.insert(k.clone(), v);
+                }
+            }
+            a
+        };
+        let medal = |a: &AnswerMap| {
+            let r = score_with(a, &s, &[], Scheme::Industrial);
+            let c = &r.categories[0];
+            assert_eq!(
+                (c.thresholds.bronze, c.thresholds.silver, c.thresholds.gold),
+                (2, 3, 4)
+            );
+            (c.solved, c.achievement)
+        };
+        assert_eq!(medal(&solve(&["a"], &["b", "c"])), (1, None));
+        assert_eq!(medal(&solve(&["a", "b"], &["c"])), (2, Some(Medal::Bronze)));
+        assert_eq!(
+            medal(&solve(&["a", "b", "c"], &[])),
+            (3, Some(Medal::Silver))
+        );
+        assert_eq!(
+            medal(&solve(&["a", "b", "c", "d"], &[])),
+            (4, Some(Medal::Gold))
+        );
+        // The sequential scheme counts answers: 7 against 4 / 6 / 8.
+        let r = score(&solve(&["a", "b"], &["c"]), &s, &[]);
+        assert_eq!(r.categories[0].achievement, Some(Medal::Silver));
+        let mut a = solve(&["a", "b", "c", "d"], &[]);
+        a.insert(Key::new("d", Track::Reach, 2), true);
+        assert_eq!(medal(&a), (3, None));
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::io::Write;
 
 use super::CliResult;
 use crate::answers::read::{self, ReadOptions};
-use crate::answers::score::{self, merge_files, track_in_solution, CategorySpec, ScoreReport};
+use crate::answers::score::{
+    self, merge_files, track_in_solution, CategorySpec, Scheme, ScoreReport,
+};
 use crate::answers::AnswerMap;
 
 /// Arguments of `rigor score`.
@@ -22,6 +24,11 @@ pub struct Args {
     /// (repeatable; problems in none form the category `all`).
     #[arg(long = "category", value_name = "NAME=PROBLEMS")]
     pub categories: Vec<CategorySpec>,
+    /// Achievement scheme: sequential (answers against the falsifiable
+    /// counts of the bronze, silver, gold problems) or industrial (problems
+    /// solved).
+    #[arg(long, value_enum, default_value_t = Scheme::Sequential)]
+    pub scheme: Scheme,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -56,7 +63,12 @@ pub fn evaluate(args: &Args) -> Result<ScoreReport, crate::error::Error> {
         parts.push((f.path.clone(), f.map_with(fallback)?));
     }
     let answers: AnswerMap = merge_files(&parts)?;
-    Ok(score::score(&answers, &solution, &args.categories))
+    Ok(score::score_with(
+        &answers,
+        &solution,
+        &args.categories,
+        args.scheme,
+    ))
 }
 
 /// The terminal table of a report.
@@ -98,8 +110,8 @@ pub fn table(r: &ScoreReport) -> String {
     }
     s.push('\n');
     s.push_str(&format!(
-        "{:<7} {:<12} {:<24} {:>7} {:>5} {:>17}  achievement\n",
-        "track", "category", "problems (tier)", "correct", "wrong", "bronze/silver/gold"
+        "{:<7} {:<12} {:<24} {:>7} {:>5} {:>6} {:>17}  achievement\n",
+        "track", "category", "problems (tier)", "correct", "wrong", "solved", "bronze/silver/gold"
     ));
     for c in &r.categories {
         let problems: Vec<String> = c
@@ -112,12 +124,13 @@ pub fn table(r: &ScoreReport) -> String {
             c.thresholds.bronze, c.thresholds.silver, c.thresholds.gold
         );
         s.push_str(&format!(
-            "{:<7} {:<12} {:<24} {:>7} {:>5} {:>17}  {}\n",
+            "{:<7} {:<12} {:<24} {:>7} {:>5} {:>6} {:>17}  {}\n",
             c.track.name(),
             c.name,
             problems.join(" "),
             c.correct,
             c.wrong,
+            c.solved,
             th,
             c.achievement
                 .map(|m| m.to_string())
