@@ -782,3 +782,61 @@ fn exported_xml_follows_the_grammar() {
     assert!(!st.status.success());
     assert!(String::from_utf8_lossy(&st.stderr).contains("at least one verdict"));
 }
+
+#[test]
+fn malformed_files_are_errors_naming_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("Problem11-reach-solution.csv");
+    std::fs::write(&sol, "0,true\n1,false\n").unwrap();
+    let bad = tmp.path().join("answers-reach.csv");
+    std::fs::write(&bad, "11,0,true\n11,1,perhaps\n").unwrap();
+    let out = Command::new(common::rigor_bin())
+        .args([
+            "score",
+            bad.to_str().unwrap(),
+            "--solution",
+            sol.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{}:2:", bad.display())), "{err}");
+    assert!(err.contains("bad verdict `perhaps`"), "{err}");
+
+    // Answers whose track nobody can tell.
+    let untracked = tmp.path().join("answers.csv");
+    std::fs::write(&untracked, "12,0,true\n").unwrap();
+    let out = Command::new(common::rigor_bin())
+        .args(["consensus", untracked.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--track"));
+
+    // The consensus table names each tool's disagreements.
+    let files: Vec<String> = [("a", "true"), ("b", "true"), ("c", "true"), ("d", "false")]
+        .iter()
+        .map(|(n, v)| {
+            let p = tmp.path().join(format!("{n}.csv"));
+            std::fs::write(&p, format!("12,0,{v}\n12,1,true\n")).unwrap();
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let mut args = vec!["consensus", "--track", "ltl"];
+    args.extend(files.iter().map(String::as_str));
+    let out = Command::new(common::rigor_bin())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "12,0,true\n12,1,true\n"
+    );
+    let table = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        table.contains("d disagrees with the reference on:\n  problem 12 ltl #0\n"),
+        "{table}"
+    );
+}

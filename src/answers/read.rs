@@ -193,6 +193,7 @@ pub fn read_file(path: &str, opts: &ReadOptions) -> Result<AnswerFile> {
 /// Reads answers from `text`, the content of file `path` (the name is used
 /// for errors and, where the content does not say, for problem and track).
 pub fn parse(path: &str, text: &str, opts: &ReadOptions) -> Result<AnswerFile> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start();
     let (format, tool, entries) = if first.starts_with('{') || first.starts_with('[') {
         (Format::Json, None, parse_json(path, text, opts)?)
@@ -313,8 +314,9 @@ fn parse_json(path: &str, text: &str, opts: &ReadOptions) -> Result<Vec<Entry>> 
             .ok_or_else(|| bad("expected a `verdicts` array"))?;
         for (i, item) in verdicts.iter().enumerate() {
             let bad = |what: &str| bad(&format!("verdict {}: {what}", i + 1));
-            let property = item
-                .get("property")
+            let property = ["property", "label", "index"]
+                .iter()
+                .find_map(|f| item.get(*f))
                 .and_then(Value::as_u64)
                 .and_then(|p| u32::try_from(p).ok())
                 .ok_or_else(|| bad("expected a `property` number"))?;
@@ -812,7 +814,7 @@ mod tests {
 
     #[test]
     fn unknown_answers_are_left_out() {
-        let f = read("reach.csv", "11,1,unknown\n11,2,true\n").unwrap();
+        let f = read("reach.csv", "\u{feff}11,1,unknown\r\n11,2,true\r\n").unwrap();
         assert_eq!(triples(&f), [t("11", Track::Reach, 2, true)]);
     }
 
