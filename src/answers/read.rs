@@ -15,9 +15,11 @@
 //!
 //! Verdicts are `true`/`false` or `yes`/`no` (any case); `unknown` is read
 //! as no answer. "Context" is, in order: the `--track` option
-//! ([`ReadOptions::track`]), the file name ([`Track::from_file_name`]), and,
-//! for `rigor score`, the solution (the only track the solution has for that
-//! problem). The problem, when the file does not say, comes from
+//! ([`ReadOptions::track`]), the file name ([`Track::from_file_name`]), the
+//! other files of the same command ([`known_tracks`]: the only track they
+//! give that problem), and, for `rigor score`, the solution (the only track
+//! the solution has for that problem). A problem with answers in two tracks
+//! and a file that says nothing is an error asking for `--track`. The problem, when the file does not say, comes from
 //! [`ReadOptions::problem`], else from `ProblemN` in the file name or in a
 //! parent folder's name.
 //!
