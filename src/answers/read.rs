@@ -689,6 +689,14 @@ fn parse_csv(path: &str, text: &str, opts: &ReadOptions) -> Result<CsvRead> {
         }
     }
     let format = shape.map(|(f, _)| f).unwrap_or(Format::RersCsv);
+    if format == Format::BbcCsv && tool.is_none() {
+        // A learner that refuted nothing: its name from `ProblemN-LEARNER`.
+        tool = std::path::Path::new(path).file_stem().and_then(|s| {
+            s.to_string_lossy()
+                .split_once('-')
+                .map(|(_, t)| t.to_string())
+        });
+    }
     Ok((format, tool, out))
 }
 
@@ -810,6 +818,16 @@ mod tests {
             triples(&f),
             [t("1", Track::Ltl, 25, false), t("1", Track::Ltl, 12, false)]
         );
+        let f = read(
+            "bbc/Problem8-MalerPnueli.csv",
+            "problem,learner,property,fixed\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (f.format, f.tool.as_deref()),
+            (Format::BbcCsv, Some("MalerPnueli"))
+        );
+        assert!(f.entries.is_empty());
         let e = read("x.csv", "problem,learner,property\n1,TTT,2\n1,ADT,3\n").unwrap_err();
         assert_eq!(e.line, 3);
     }
