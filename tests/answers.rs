@@ -840,3 +840,78 @@ fn malformed_files_are_errors_naming_file_and_line() {
         "{table}"
     );
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key_strategy() -> impl Strategy<Value = Key> {
+        (
+            prop_oneof![Just("1"), Just("11"), Just("m24")],
+            prop_oneof![Just(Track::Reach), Just(Track::Ltl), Just(Track::Ctl)],
+            0u32..20,
+        )
+            .prop_map(|(p, t, n)| Key::new(p, t, n))
+    }
+
+    fn map_strategy() -> impl Strategy<Value = AnswerMap> {
+        proptest::collection::btree_map(key_strategy(), any::<bool>(), 0..40)
+    }
+
+    proptest! {
+        /// Every token of the maximum is either earned, lost to a wrong
+        /// answer, or left unanswered.
+        #[test]
+        fn tokens_add_up(solution in map_strategy(), answers in map_strategy()) {
+            let r = score::score(&answers, &solution, &[]);
+            let lost: u64 = r.wrong.iter().map(|w| w.tokens).sum();
+            let open: u64 = r
+                .unanswered_properties
+                .iter()
+                .map(|k| score::tokens(k.track, solution[k]))
+                .sum();
+            prop_assert_eq!(r.p + lost + open, r.max_score);
+            prop_assert_eq!(r.q, lost);
+            prop_assert_eq!(r.answered + r.unanswered, solution.len());
+            prop_assert_eq!(r.answered + r.extra.len(), answers.len());
+            let by_track: i64 = r.tracks.iter().map(|t| t.p as i64 - (t.q * t.q) as i64).sum();
+            prop_assert_eq!(r.score, by_track);
+            let own = score::score(&solution, &solution, &[]);
+            prop_assert_eq!((own.p, own.q), (own.max_score, 0));
+        }
+
+        /// The CSV rigor writes reads back to the same answers.
+        #[test]
+        fn csv_round_trip(answers in map_strategy()) {
+            let text = rigor::answers::to_csv(&answers);
+            let opts = ReadOptions { track: Some(Track::Ctl), ..ReadOptions::default() };
+            let f = read::parse("out.csv", &text, &opts).unwrap();
+            let back = f.map_with(|_| None).unwrap();
+            let tracks: BTreeSet<Track> = answers.keys().map(|k| k.track).collect();
+            if tracks.len() <= 1 {
+                // One track: the CSV has none, the option supplies it.
+                let expect: AnswerMap = answers
+                    .iter()
+                    .map(|(k, v)| (Key::new(k.problem.clone(), Track::Ctl, k.property), *v))
+                    .collect();
+                prop_assert_eq!(back, expect);
+            } else {
+                prop_assert_eq!(back, answers);
+            }
+        }
+
+        /// Tools that all give the same answers agree with themselves.
+        #[test]
+        fn identical_tools_are_the_reference(answers in map_strategy(), n in 1usize..5) {
+            let tools: Vec<rigor::answers::consensus::Tool> = (0..n)
+                .map(|i| rigor::answers::consensus::Tool { name: format!("t{i}"), answers: answers.clone() })
+                .collect();
+            let r = rigor::answers::consensus::consensus(&tools);
+            let expect = if n >= 3 { answers.len() } else { 0 };
+            prop_assert_eq!(r.consistent, expect);
+            if n >= 2 {
+                prop_assert_eq!(r.reference_answers(), answers);
+            }
+        }
+    }
+}
