@@ -19,6 +19,12 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// Score answers against solutions (RERS 2019: p − q², achievements).
+    Score(cli::score::Args),
+    /// Reference answers from several tools' answers (MCC confidence method).
+    Consensus(cli::consensus::Args),
+    /// Write answers as an MCC propertiesverdict XML file.
+    ExportVerdicts(cli::export_verdicts::Args),
 }
 
 fn main() {
@@ -26,6 +32,9 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Score(a) => cli::score::run(&a),
+        Command::Consensus(a) => cli::consensus::run(&a),
+        Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
