@@ -19,6 +19,8 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// Confirms reachability witnesses on the gcc-compiled original program.
+    Validate(cli::validate::Args),
     /// Score answers against solutions (RERS 2019: p − q², achievements).
     Score(cli::score::Args),
     /// Reference answers from several tools' answers (MCC confidence method).
@@ -32,6 +34,7 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Validate(a) => cli::validate::run(&a),
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
