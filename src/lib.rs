@@ -12,3 +12,4 @@ pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod solve;

@@ -7,6 +7,7 @@ pub mod info;
 pub mod limits;
 pub mod reach;
 pub mod score;
+pub mod solve;
 pub mod validate;
 
 /// The error type subcommands return.
