@@ -23,8 +23,14 @@ pub struct Problem {
 
 /// Whether a file is a program rigor can read.
 fn is_program(p: &Path) -> bool {
-    let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let ext = p.extension().map(|e| e.to_string_lossy().to_string()).unwrap_or_default();
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ext = p
+        .extension()
+        .map(|e| e.to_string_lossy().to_string())
+        .unwrap_or_default();
     match ext.as_str() {
         "c" => true,
         "java" => name != "Errors.java",
@@ -34,7 +40,10 @@ fn is_program(p: &Path) -> bool {
 
 /// Whether a file is a property file (never a solution file).
 fn is_property_file(p: &Path) -> bool {
-    let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
     if name.contains("solution") || !name.ends_with(".txt") {
         return false;
     }
@@ -49,7 +58,10 @@ fn properties_for(dir: &Path, name: &str, files: &[PathBuf]) -> Option<PathBuf> 
         .filter(|f| f.parent() == Some(dir) && is_property_file(f))
         .collect();
     let named = |f: &&&PathBuf| {
-        let n = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let n = f
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         n == format!("properties{name}.txt") || n == format!("constraints-Problem{name}.txt")
     };
     if let Some(f) = here.iter().find(named) {
@@ -57,7 +69,10 @@ fn properties_for(dir: &Path, name: &str, files: &[PathBuf]) -> Option<PathBuf> 
     }
     let generic: Vec<&&PathBuf> = here
         .iter()
-        .filter(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with("constraints")))
+        .filter(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("constraints"))
+        })
         .collect();
     (generic.len() == 1).then(|| (*generic[0]).clone())
 }
@@ -95,7 +110,12 @@ pub fn find_problems(dir: &Path) -> std::io::Result<Vec<Problem>> {
     for ((parent, name), mut progs) in by_key {
         // C before Java; the shortest name first (`Problem1403.c` before
         // `Problem1403_opt.c`).
-        progs.sort_by_key(|p| (p.extension().is_some_and(|e| e == "java"), p.as_os_str().len()));
+        progs.sort_by_key(|p| {
+            (
+                p.extension().is_some_and(|e| e == "java"),
+                p.as_os_str().len(),
+            )
+        });
         let program = progs[0].clone();
         let twin = progs
             .iter()
@@ -141,6 +161,9 @@ mod tests {
         assert_eq!(probs[0].twin, Some(p.join("Problem1.java")));
         assert_eq!(probs[0].properties, Some(p.join("properties1.txt")));
         assert_eq!(probs[1].name, "2");
-        assert_eq!(probs[1].properties, Some(p.join("sub/constraints-RERS.txt")));
+        assert_eq!(
+            probs[1].properties,
+            Some(p.join("sub/constraints-RERS.txt"))
+        );
     }
 }

@@ -87,10 +87,14 @@ static void rigor_assert_line(int line) { rigor_stop("ASSERT", line); }
 impl Harness {
     /// Builds the harness for the C file `path` with `gcc`.
     pub fn build(path: &Path) -> Result<Harness, String> {
-        let src = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let src = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let labels = find_labels(&src);
         let mut text = PRELUDE.to_string();
-        text.push_str(&format!("#line 1 \"{}\"\n", path.display().to_string().replace('"', "")));
+        text.push_str(&format!(
+            "#line 1 \"{}\"\n",
+            path.display().to_string().replace('"', "")
+        ));
         for line in src.lines() {
             let t = line.trim_start();
             if t.starts_with("#include") && t.contains("assert.h") {
@@ -100,7 +104,8 @@ impl Harness {
                 text.push('\n');
             }
         }
-        let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let dir =
+            tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         let c = dir.path().join("harness.c");
         std::fs::write(&c, text).map_err(|e| format!("cannot write the harness: {e}"))?;
         let exe = dir.path().join("harness");
@@ -113,8 +118,14 @@ impl Harness {
             .map_err(|e| format!("cannot run gcc: {e}"))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
-            let first = err.lines().find(|l| l.contains("error")).unwrap_or("gcc failed");
-            return Err(format!("{}: the gcc harness does not compile: {first}", path.display()));
+            let first = err
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("gcc failed");
+            return Err(format!(
+                "{}: the gcc harness does not compile: {first}",
+                path.display()
+            ));
         }
         Ok(Harness { dir, exe, labels })
     }
@@ -156,7 +167,10 @@ impl Harness {
 
     fn interpret(&self, stderr: &str, code: Option<i32>) -> NativeOutcome {
         let Some(line) = stderr.lines().rev().find(|l| l.starts_with("RIGOR ")) else {
-            return NativeOutcome::Exited { inputs: usize::MAX, code };
+            return NativeOutcome::Exited {
+                inputs: usize::MAX,
+                code,
+            };
         };
         let parts: Vec<&str> = line.split_whitespace().collect();
         let v: i64 = parts.get(2).and_then(|s| s.parse().ok()).unwrap_or(-1);
@@ -170,7 +184,10 @@ impl Harness {
             Some("BLOCKED") => NativeOutcome::Blocked,
             Some("ASSERT") => match self.label_at(v as u32) {
                 Some(u32::MAX) => NativeOutcome::GlobalError { inputs: used },
-                Some(label) => NativeOutcome::Error { label, inputs: used },
+                Some(label) => NativeOutcome::Error {
+                    label,
+                    inputs: used,
+                },
                 None => NativeOutcome::UnknownAssert { line: v as u32 },
             },
             _ => NativeOutcome::Exited { inputs: used, code },
@@ -179,7 +196,11 @@ impl Harness {
 
     /// The label of the nearest `error_N:` at or above `line`.
     fn label_at(&self, line: u32) -> Option<u32> {
-        self.labels.iter().rev().find(|(l, _)| *l <= line).map(|&(_, n)| n)
+        self.labels
+            .iter()
+            .rev()
+            .find(|(l, _)| *l <= line)
+            .map(|&(_, n)| n)
     }
 }
 
@@ -211,7 +232,11 @@ pub struct WitnessCheck {
 }
 
 /// Checks each `(label, input values)` witness against the native program.
-pub fn validate(harness: &Harness, witnesses: &[(u32, Vec<i32>)], timeout: Duration) -> Result<Vec<WitnessCheck>, String> {
+pub fn validate(
+    harness: &Harness,
+    witnesses: &[(u32, Vec<i32>)],
+    timeout: Duration,
+) -> Result<Vec<WitnessCheck>, String> {
     witnesses
         .iter()
         .map(|(label, inputs)| {

@@ -59,7 +59,10 @@ pub fn run(args: &Args) -> CliResult {
             Ok(r) => {
                 let (reachable, unreachable, unknown) = r.counts();
                 let stem = format!("Problem{}", p.name);
-                write_file(&out_dir.join(format!("{stem}-reach.csv")), &super::reach::csv(&r))?;
+                write_file(
+                    &out_dir.join(format!("{stem}-reach.csv")),
+                    &super::reach::csv(&r),
+                )?;
                 write_file(
                     &out_dir.join(format!("{stem}-reach-witnesses.txt")),
                     &super::reach::witnesses(&r),
@@ -116,7 +119,11 @@ pub fn run(args: &Args) -> CliResult {
             r.states,
             r.seconds,
             r.program,
-            if r.note.is_empty() { String::new() } else { format!("  ({})", r.note) }
+            if r.note.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", r.note)
+            }
         )?;
     }
     eprintln!("rigor: answers written to {}", out_dir.display());

@@ -36,7 +36,12 @@ pub fn read_witnesses(path: &str) -> Result<Vec<(u32, Vec<String>)>, String> {
             .strip_prefix("error_")
             .unwrap_or(label)
             .parse()
-            .map_err(|_| format!("{path}:{}: expected an error label number, found `{label}`", i + 1))?;
+            .map_err(|_| {
+                format!(
+                    "{path}:{}: expected an error label number, found `{label}`",
+                    i + 1
+                )
+            })?;
         out.push((label, seq.split_whitespace().map(str::to_string).collect()));
     }
     Ok(out)
@@ -57,7 +62,12 @@ pub fn run(args: &Args) -> CliResult {
                 .inputs
                 .iter()
                 .find(|s| s.name == name)
-                .ok_or_else(|| format!("{}: unknown input `{name}` in the witness of error_{label}", args.witnesses))?;
+                .ok_or_else(|| {
+                    format!(
+                        "{}: unknown input `{name}` in the witness of error_{label}",
+                        args.witnesses
+                    )
+                })?;
             values.push(sym.value);
         }
         witnesses.push((label, values));
@@ -71,9 +81,17 @@ pub fn run(args: &Args) -> CliResult {
             writeln!(out, "error_{}: confirmed", c.label)?;
         } else {
             failed += 1;
-            writeln!(out, "error_{}: NOT confirmed (native run: {:?})", c.label, c.native)?;
+            writeln!(
+                out,
+                "error_{}: NOT confirmed (native run: {:?})",
+                c.label, c.native
+            )?;
         }
     }
-    eprintln!("rigor: {} of {} witnesses confirmed by the gcc-compiled program", checks.len() - failed, checks.len());
+    eprintln!(
+        "rigor: {} of {} witnesses confirmed by the gcc-compiled program",
+        checks.len() - failed,
+        checks.len()
+    );
     Ok(if failed == 0 { 0 } else { 1 })
 }
