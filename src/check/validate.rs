@@ -14,7 +14,8 @@
 //! - `__VERIFIER_error(N)` (2017+), printing `RIGOR_ERROR N k`;
 //! - `assert(e)` (2012) and `__assert_fail` (2014) printing the failing
 //!   line, mapped back to the `error_N:` label that precedes it;
-//! - `__VERIFIER_nondet_int` and `__VERIFIER_assume` for SV-COMP variants.
+//! - `__VERIFIER_nondet_int`, `__VERIFIER_assume` and (when the program
+//!   only declares them) `reach_error_N()` for SV-COMP variants.
 //!
 //! `k` is the number of inputs consumed, so a witness is confirmed only if
 //! the error happens on its last input.
@@ -91,6 +92,19 @@ impl Harness {
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let labels = find_labels(&src);
         let mut text = PRELUDE.to_string();
+        // SV-COMP `reach_error_N()` calls the program only declares.
+        let calls = regex::Regex::new(r"\breach_error_(\d+)\s*\(").expect("valid regex");
+        let mut defined = std::collections::BTreeSet::new();
+        for c in calls.captures_iter(&src) {
+            let n: u32 = c[1].parse().unwrap_or(u32::MAX);
+            let def = regex::Regex::new(&format!(r"void\s+reach_error_{n}\s*\([^)]*\)\s*\{{"))
+                .expect("valid regex");
+            if n != u32::MAX && !def.is_match(&src) && defined.insert(n) {
+                text.push_str(&format!(
+                    "void reach_error_{n}(void) {{ rigor_stop(\"ERROR\", {n}); }}\n"
+                ));
+            }
+        }
         text.push_str(&format!(
             "#line 1 \"{}\"\n",
             path.display().to_string().replace('"', "")
