@@ -4,10 +4,13 @@
 //! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
 //! checkers ([`check`]) → answers (CSV, witnesses, reports).
 
+pub mod abbadingo;
 pub mod check;
 pub mod cli;
+pub mod ctl;
 pub mod engine;
 pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod lts;
