@@ -345,6 +345,27 @@ pub fn random_runs(m: &Machine, n_traces: usize, max_len: usize, seed: u64) -> V
     traces
 }
 
+/// Reachability with the log's traces explored first (`rigor reach
+/// --seed-log`): the states on the traces get the first ids, so a limited
+/// exploration starts outward from them.
+pub fn reach_seeded(
+    m: &Machine,
+    program: &str,
+    log: &str,
+    limits: &crate::explore::Limits,
+    progress: bool,
+) -> Result<crate::check::reach::ReachReport> {
+    let seeds = read(log)?.input_sequences(m)?;
+    let opts = crate::explore::Options {
+        keep_graph: false,
+        stop_when_all_errors_found: true,
+        progress,
+        seeds,
+    };
+    let ex = crate::explore::explore(m, limits, &opts);
+    Ok(crate::check::reach::report(m, program, &ex))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

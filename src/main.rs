@@ -19,6 +19,12 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// Replay an Abbadingo log through a program; report mismatches.
+    Replay(cli::replay::Args),
+    /// Write a program's (or model's) transition system as a .aut file.
+    Export(cli::export::Args),
+    /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
+    Ctl(cli::ctl::Args),
 }
 
 fn main() {
@@ -26,6 +32,9 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Replay(a) => cli::replay::run(&a),
+        Command::Export(a) => cli::export::run(&a),
+        Command::Ctl(a) => cli::ctl::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
