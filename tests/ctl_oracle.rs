@@ -64,7 +64,9 @@ proptest! {
     fn fixpoints_agree_with_path_enumeration(lts in system(), f in formula()) {
         let fast = Checker::new(&lts).sat(&f);
         let slow = slow::sat(&lts, &f, lts.n_states as usize + 1);
-        prop_assert_eq!(fast, slow, "formula {}", f);
+        prop_assert_eq!(&fast, &slow, "formula {}", f);
+        let kleene = slow::kleene_sat(&lts, &f);
+        prop_assert_eq!(&kleene, &slow, "kleene, formula {}", f);
     }
 
     #[test]

@@ -79,6 +79,18 @@ impl fmt::Display for Witness {
     }
 }
 
+impl Witness {
+    /// This path followed by `rest`, which starts where this one ends.
+    fn then(mut self, rest: Witness) -> Witness {
+        let k = self.labels.len();
+        self.states.extend_from_slice(&rest.states[1..]);
+        self.labels.extend(rest.labels);
+        self.cycle_from = rest.cycle_from.map(|c| c + k);
+        self.deadlock = rest.deadlock;
+        self
+    }
+}
+
 fn not(a: &StateSet) -> StateSet {
     a.iter().map(|&x| !x).collect()
 }
@@ -202,33 +214,56 @@ impl<'a> Checker<'a> {
 
     /// A path explaining the verdict of `f` in the initial state, when `f`
     /// is a universal property that fails or an existential one that holds;
-    /// `None` otherwise (or for boolean combinations).
+    /// `None` otherwise (or for boolean combinations). A path to a state
+    /// where a nested property matters goes on with that property's own
+    /// path (`<a><b>true` shows both steps).
     pub fn witness(&self, f: &Formula) -> Option<Witness> {
+        if self.n() == 0 {
+            return None;
+        }
+        self.witness_at(f, self.lts.initial)
+    }
+
+    fn witness_at(&self, f: &Formula, init: LtsState) -> Option<Witness> {
         use Formula::*;
         let n = self.n();
-        let init = self.lts.initial;
-        let holds = self.holds(f);
+        let holds = self.sat(f)[init as usize];
         let all = vec![true; n];
-        match f {
+        // (path, the sub-formula whose own path may follow it)
+        let (w, next): (Witness, Option<&Formula>) = match f {
             // existential, holding
-            Diamond(a, x) if holds => self.step_into(init, self.edges(a), &self.sat(x)),
-            EF(x) if holds => Some(self.path_eu(init, &all, &self.sat(x))),
-            EU(x, y) if holds => Some(self.path_eu(init, &self.sat(x), &self.sat(y))),
-            EG(x) if holds => Some(self.path_ew(init, &self.sat(x), &vec![false; n])),
-            EW(x, y) if holds => Some(self.path_ew(init, &self.sat(x), &self.sat(y))),
+            Diamond(a, x) if holds => (self.step_into(init, self.edges(a), &self.sat(x))?, Some(x)),
+            EF(x) if holds => (self.path_eu(init, &all, &self.sat(x)), Some(x)),
+            EU(x, y) if holds => (self.path_eu(init, &self.sat(x), &self.sat(y)), Some(y)),
+            EG(x) if holds => (self.path_ew(init, &self.sat(x), &vec![false; n]), None),
+            EW(x, y) if holds => (self.path_ew(init, &self.sat(x), &self.sat(y)), Some(y)),
             // universal, failing: a witness of the dual existential
-            Box(a, x) if !holds => self.step_into(init, self.edges(a), &not(&self.sat(x))),
-            AG(x) if !holds => Some(self.path_eu(init, &all, &not(&self.sat(x)))),
-            AF(x) if !holds => Some(self.path_ew(init, &not(&self.sat(x)), &vec![false; n])),
+            Box(a, x) if !holds => (self.step_into(init, self.edges(a), &not(&self.sat(x)))?, Some(x)),
+            AG(x) if !holds => (self.path_eu(init, &all, &not(&self.sat(x))), Some(x)),
+            AF(x) if !holds => (self.path_ew(init, &not(&self.sat(x)), &vec![false; n]), None),
             AU(x, y) if !holds => {
                 let (nf, ng) = (not(&self.sat(x)), not(&self.sat(y)));
-                Some(self.path_ew(init, &ng, &and(&nf, &ng)))
+                (self.path_ew(init, &ng, &and(&nf, &ng)), Some(x))
             }
             AW(x, y) if !holds => {
                 let (nf, ng) = (not(&self.sat(x)), not(&self.sat(y)));
-                Some(self.path_eu(init, &ng, &and(&nf, &ng)))
+                (self.path_eu(init, &ng, &and(&nf, &ng)), Some(x))
             }
-            _ => None,
+            _ => return None,
+        };
+        let open = w.cycle_from.is_none();
+        match next {
+            Some(g) if open => {
+                let end = *w.states.last().expect("a path has a state");
+                // Only follow a sub-formula whose verdict at the end is the
+                // one this path relies on.
+                let rest = self.witness_at(g, end);
+                Some(match rest {
+                    Some(r) => w.then(r),
+                    None => w,
+                })
+            }
+            _ => Some(w),
         }
     }
 
@@ -242,7 +277,7 @@ impl<'a> Checker<'a> {
             states: vec![s, t],
             labels: vec![self.label(l)],
             cycle_from: None,
-            deadlock: false,
+            deadlock: self.adj.succ(t).is_empty(),
         })
     }
 
@@ -396,5 +431,10 @@ mod tests {
         assert!(c.witness(&parse_formula("AG true").unwrap()).is_none());
         let w = c.witness(&parse_formula("<a> true").unwrap()).unwrap();
         assert_eq!(w.labels, vec!["a"]);
+        let w = c.witness(&parse_formula("<a><b>[]false").unwrap()).unwrap();
+        assert_eq!(w.to_string(), "[a, b] (deadlock)");
+        // AG fails at state 1 because its b-edge leads to a dead end
+        let w = c.witness(&parse_formula("AG [b] <> true").unwrap()).unwrap();
+        assert_eq!(w.to_string(), "[a, b] (deadlock)");
     }
 }

@@ -115,6 +115,93 @@ fn until_on(p: &[u32], f: &[bool], g: &[bool], weak: bool) -> bool {
     weak
 }
 
+/// The states where `f` holds, by plain Kleene iteration of the fixpoint
+/// equations of `rers-semantics.md`, written out one by one (no dualities,
+/// no worklists): a second oracle, polynomial, for models too large for
+/// path enumeration.
+pub fn kleene_sat(lts: &Lts, f: &Formula) -> Vec<bool> {
+    let adj = Adjacency::new(lts);
+    kleene(lts, &adj, f)
+}
+
+fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
+    use Formula::*;
+    let n = lts.n_states as usize;
+    let rec = |g: &Formula| kleene(lts, adj, g);
+    let label_ok = |a: &Option<String>, l: u32| a.as_ref().is_none_or(|name| &lts.labels[l as usize] == name);
+    // <>X, []X and "no successor" on a set
+    let some = |x: &[bool], s: u32| adj.succ(s).iter().any(|&(_, t)| x[t as usize]);
+    let every = |x: &[bool], s: u32| adj.succ(s).iter().all(|&(_, t)| x[t as usize]);
+    let dead = |s: u32| adj.succ(s).is_empty();
+    let fix = |start: bool, step: &dyn Fn(&[bool], u32) -> bool| {
+        let mut x = vec![start; n];
+        loop {
+            let next: Vec<bool> = (0..n as u32).map(|s| step(&x, s)).collect();
+            if next == x {
+                return x;
+            }
+            x = next;
+        }
+    };
+    match f {
+        True => vec![true; n],
+        False => vec![false; n],
+        Not(x) => rec(x).into_iter().map(|v| !v).collect(),
+        And(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a && b).collect(),
+        Or(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a || b).collect(),
+        Implies(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| !a || b).collect(),
+        Iff(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a == b).collect(),
+        Box(a, x) => {
+            let v = rec(x);
+            (0..n as u32)
+                .map(|s| adj.succ(s).iter().all(|&(l, t)| !label_ok(a, l) || v[t as usize]))
+                .collect()
+        }
+        Diamond(a, x) => {
+            let v = rec(x);
+            (0..n as u32)
+                .map(|s| adj.succ(s).iter().any(|&(l, t)| label_ok(a, l) && v[t as usize]))
+                .collect()
+        }
+        // μX. g ∨ (f ∧ <>X)
+        EU(x, y) => {
+            let (fv, gv) = (rec(x), rec(y));
+            fix(false, &|z, s| gv[s as usize] || (fv[s as usize] && some(z, s)))
+        }
+        EF(x) => {
+            let gv = rec(x);
+            fix(false, &|z, s| gv[s as usize] || some(z, s))
+        }
+        // μX. g ∨ (f ∧ <>true ∧ []X)
+        AU(x, y) => {
+            let (fv, gv) = (rec(x), rec(y));
+            fix(false, &|z, s| gv[s as usize] || (fv[s as usize] && !dead(s) && every(z, s)))
+        }
+        AF(x) => {
+            let gv = rec(x);
+            fix(false, &|z, s| gv[s as usize] || (!dead(s) && every(z, s)))
+        }
+        // νX. g ∨ (f ∧ (<>X ∨ []false))
+        EW(x, y) => {
+            let (fv, gv) = (rec(x), rec(y));
+            fix(true, &|z, s| gv[s as usize] || (fv[s as usize] && (some(z, s) || dead(s))))
+        }
+        EG(x) => {
+            let fv = rec(x);
+            fix(true, &|z, s| fv[s as usize] && (some(z, s) || dead(s)))
+        }
+        // νX. g ∨ (f ∧ []X)
+        AW(x, y) => {
+            let (fv, gv) = (rec(x), rec(y));
+            fix(true, &|z, s| gv[s as usize] || (fv[s as usize] && every(z, s)))
+        }
+        AG(x) => {
+            let fv = rec(x);
+            fix(true, &|z, s| fv[s as usize] && every(z, s))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
