@@ -53,7 +53,10 @@ pub struct Log {
 fn words(line: &str) -> Vec<(&str, u32)> {
     let mut out = Vec::new();
     let mut start = None;
-    for (k, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+    for (k, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
         match (c.is_whitespace(), start) {
             (true, Some(s)) => {
                 out.push((&line[s..k], line[..s].chars().count() as u32 + 1));
@@ -67,20 +70,34 @@ fn words(line: &str) -> Vec<(&str, u32)> {
 }
 
 fn number(file: &str, ln: u32, (w, col): (&str, u32), what: &str) -> Result<u32> {
-    w.parse()
-        .map_err(|_| Error::at(file, ln, col, format!("`{w}` is not a number, expected {what}")))
+    w.parse().map_err(|_| {
+        Error::at(
+            file,
+            ln,
+            col,
+            format!("`{w}` is not a number, expected {what}"),
+        )
+    })
 }
 
 /// Parses a log text; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Log> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let (hl, header) = lines
         .next()
         .ok_or_else(|| Error::file(file, "empty log, expected a header `TRACES SYMBOLS`"))?;
     let hl = hl as u32 + 1;
     let hw = words(header);
     if hw.len() != 2 {
-        return Err(Error::at(file, hl, 1, "header must be two numbers: `TRACES SYMBOLS`"));
+        return Err(Error::at(
+            file,
+            hl,
+            1,
+            "header must be two numbers: `TRACES SYMBOLS`",
+        ));
     }
     let n_traces = number(file, hl, hw[0], "the number of traces")?;
     let alphabet_size = number(file, hl, hw[1], "the number of symbols")?;
@@ -90,11 +107,21 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         let ln = ln as u32 + 1;
         let w = words(line);
         if w.len() < 2 {
-            return Err(Error::at(file, ln, w.first().map_or(1, |x| x.1), "a trace needs `LABEL LENGTH` then its symbols"));
+            return Err(Error::at(
+                file,
+                ln,
+                w.first().map_or(1, |x| x.1),
+                "a trace needs `LABEL LENGTH` then its symbols",
+            ));
         }
         let label = number(file, ln, w[0], "the label 0 or 1")?;
         if label > 1 {
-            return Err(Error::at(file, ln, w[0].1, format!("label {label}, expected 0 or 1")));
+            return Err(Error::at(
+                file,
+                ln,
+                w[0].1,
+                format!("label {label}, expected 0 or 1"),
+            ));
         }
         let len = number(file, ln, w[1], "the trace length")?;
         let syms = &w[2..];
@@ -121,7 +148,10 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
                     file,
                     ln,
                     col,
-                    format!("`{s}` is symbol number {} but the header says {alphabet_size} symbols", alphabet.len()),
+                    format!(
+                        "`{s}` is symbol number {} but the header says {alphabet_size} symbols",
+                        alphabet.len()
+                    ),
                 ));
             }
         }
@@ -142,7 +172,10 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
             file,
             hl,
             hw[0].1,
-            format!("header says {n_traces} traces, the log has {}", traces.len()),
+            format!(
+                "header says {n_traces} traces, the log has {}",
+                traces.len()
+            ),
         ));
     }
     Ok(Log {
@@ -194,7 +227,11 @@ impl Log {
                 &self.file,
                 t.line,
                 i.col,
-                format!("`{}` is not an input of the program (inputs: {})", i.name, m.input_names.join(" ")),
+                format!(
+                    "`{}` is not an input of the program (inputs: {})",
+                    i.name,
+                    m.input_names.join(" ")
+                ),
             )
         })
     }
@@ -210,7 +247,11 @@ impl Log {
                         &self.file,
                         t.line,
                         o.col,
-                        format!("`{}` is not an output of the program (outputs: {})", o.name, m.output_names.join(" ")),
+                        format!(
+                            "`{}` is not an output of the program (outputs: {})",
+                            o.name,
+                            m.output_names.join(" ")
+                        ),
                     ));
                 }
             }
@@ -374,8 +415,17 @@ mod tests {
     fn reads_a_log() {
         let log = parse("l.txt", "2 4\n1 4 a x b y\n1 2 a x\n").unwrap();
         assert_eq!(log.traces.len(), 2);
-        assert_eq!(log.traces[0].symbols[2], Symbol { name: "b".into(), col: 9 });
-        let steps: Vec<_> = log.traces[1].steps().map(|(i, o)| (i.name.as_str(), o.name.as_str())).collect();
+        assert_eq!(
+            log.traces[0].symbols[2],
+            Symbol {
+                name: "b".into(),
+                col: 9
+            }
+        );
+        let steps: Vec<_> = log.traces[1]
+            .steps()
+            .map(|(i, o)| (i.name.as_str(), o.name.as_str()))
+            .collect();
         assert_eq!(steps, vec![("a", "x")]);
     }
 

@@ -87,8 +87,16 @@ pub fn run(args: &Args) -> CliResult {
         }
         for v in &report.verdicts {
             if let Some(w) = &v.witness {
-                let kind = if v.verdict == Some(true) { "witness" } else { "counterexample" };
-                eprintln!("rigor: property {} {}: {kind} {w}", v.property, v.verdict.unwrap_or(false));
+                let kind = if v.verdict == Some(true) {
+                    "witness"
+                } else {
+                    "counterexample"
+                };
+                eprintln!(
+                    "rigor: property {} {}: {kind} {w}",
+                    v.property,
+                    v.verdict.unwrap_or(false)
+                );
             }
         }
     }

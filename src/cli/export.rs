@@ -31,7 +31,8 @@ pub fn run(args: &Args) -> CliResult {
             progress: args.limits.progress(),
         },
     )?;
-    std::fs::write(&args.aut, lts::aut::write(&l)).map_err(|e| format!("{}: cannot write: {e}", args.aut))?;
+    std::fs::write(&args.aut, lts::aut::write(&l))
+        .map_err(|e| format!("{}: cannot write: {e}", args.aut))?;
     eprintln!(
         "rigor: wrote {}: {} states, {} transitions, {} labels{}",
         args.aut,

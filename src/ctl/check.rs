@@ -115,7 +115,10 @@ impl<'a> Checker<'a> {
     fn edges(&self, a: &Option<String>) -> Edges {
         match a {
             None => Edges::All,
-            Some(name) => self.lts.label_index(name).map_or(Edges::Nothing, Edges::Label),
+            Some(name) => self
+                .lts
+                .label_index(name)
+                .map_or(Edges::Nothing, Edges::Label),
         }
     }
 
@@ -141,9 +144,24 @@ impl<'a> Checker<'a> {
             False => vec![false; n],
             Not(x) => not(&self.sat(x)),
             And(x, y) => and(&self.sat(x), &self.sat(y)),
-            Or(x, y) => self.sat(x).iter().zip(self.sat(y)).map(|(&a, b)| a || b).collect(),
-            Implies(x, y) => self.sat(x).iter().zip(self.sat(y)).map(|(&a, b)| !a || b).collect(),
-            Iff(x, y) => self.sat(x).iter().zip(self.sat(y)).map(|(&a, b)| a == b).collect(),
+            Or(x, y) => self
+                .sat(x)
+                .iter()
+                .zip(self.sat(y))
+                .map(|(&a, b)| a || b)
+                .collect(),
+            Implies(x, y) => self
+                .sat(x)
+                .iter()
+                .zip(self.sat(y))
+                .map(|(&a, b)| !a || b)
+                .collect(),
+            Iff(x, y) => self
+                .sat(x)
+                .iter()
+                .zip(self.sat(y))
+                .map(|(&a, b)| a == b)
+                .collect(),
             Diamond(a, x) => self.ex(self.edges(a), &self.sat(x)),
             Box(a, x) => not(&self.ex(self.edges(a), &not(&self.sat(x)))),
             EU(x, y) => self.eu(&self.sat(x), &self.sat(y)),
@@ -180,7 +198,8 @@ impl<'a> Checker<'a> {
     /// `E(f U g)`: backward search from `g` through `f`.
     fn eu(&self, f: &StateSet, g: &StateSet) -> StateSet {
         let mut x = g.clone();
-        let mut queue: VecDeque<LtsState> = (0..self.n() as u32).filter(|&s| g[s as usize]).collect();
+        let mut queue: VecDeque<LtsState> =
+            (0..self.n() as u32).filter(|&s| g[s as usize]).collect();
         while let Some(s) = queue.pop_front() {
             for &(_, p) in self.adj.pred(s) {
                 if !x[p as usize] && f[p as usize] {
@@ -196,7 +215,9 @@ impl<'a> Checker<'a> {
     /// all of them have joined (counted per edge).
     fn au(&self, f: &StateSet, g: &StateSet) -> StateSet {
         let n = self.n();
-        let mut left: Vec<u32> = (0..n as u32).map(|s| self.adj.succ(s).len() as u32).collect();
+        let mut left: Vec<u32> = (0..n as u32)
+            .map(|s| self.adj.succ(s).len() as u32)
+            .collect();
         let mut x = g.clone();
         let mut queue: VecDeque<LtsState> = (0..n as u32).filter(|&s| g[s as usize]).collect();
         while let Some(s) = queue.pop_front() {
@@ -238,9 +259,15 @@ impl<'a> Checker<'a> {
             EG(x) if holds => (self.path_ew(init, &self.sat(x), &vec![false; n]), None),
             EW(x, y) if holds => (self.path_ew(init, &self.sat(x), &self.sat(y)), Some(y)),
             // universal, failing: a witness of the dual existential
-            Box(a, x) if !holds => (self.step_into(init, self.edges(a), &not(&self.sat(x)))?, Some(x)),
+            Box(a, x) if !holds => (
+                self.step_into(init, self.edges(a), &not(&self.sat(x)))?,
+                Some(x),
+            ),
             AG(x) if !holds => (self.path_eu(init, &all, &not(&self.sat(x))), Some(x)),
-            AF(x) if !holds => (self.path_ew(init, &not(&self.sat(x)), &vec![false; n]), None),
+            AF(x) if !holds => (
+                self.path_ew(init, &not(&self.sat(x)), &vec![false; n]),
+                None,
+            ),
             AU(x, y) if !holds => {
                 let (nf, ng) = (not(&self.sat(x)), not(&self.sat(y)));
                 (self.path_ew(init, &ng, &and(&nf, &ng)), Some(x))
@@ -272,7 +299,11 @@ impl<'a> Checker<'a> {
     }
 
     fn step_into(&self, s: LtsState, e: Edges, x: &StateSet) -> Option<Witness> {
-        let &(l, t) = self.adj.succ(s).iter().find(|&&(l, t)| Self::matches(e, l) && x[t as usize])?;
+        let &(l, t) = self
+            .adj
+            .succ(s)
+            .iter()
+            .find(|&&(l, t)| Self::matches(e, l) && x[t as usize])?;
         Some(Witness {
             states: vec![s, t],
             labels: vec![self.label(l)],
@@ -405,7 +436,7 @@ mod tests {
     #[test]
     fn finite_paths_count() {
         assert!(check("EG true")); // both branches are maximal paths
-        assert!(!check("AF [] false") ); // the c-loop never dies
+        assert!(!check("AF [] false")); // the c-loop never dies
         assert!(check("EF [] false"));
         assert!(check("EG <c> true"));
         assert!(!check("AG <> true"));
@@ -434,7 +465,9 @@ mod tests {
         let w = c.witness(&parse_formula("<a><b>[]false").unwrap()).unwrap();
         assert_eq!(w.to_string(), "[a, b] (deadlock)");
         // AG fails at state 1 because its b-edge leads to a dead end
-        let w = c.witness(&parse_formula("AG [b] <> true").unwrap()).unwrap();
+        let w = c
+            .witness(&parse_formula("AG [b] <> true").unwrap())
+            .unwrap();
         assert_eq!(w.to_string(), "[a, b] (deadlock)");
     }
 }

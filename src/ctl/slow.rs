@@ -27,25 +27,52 @@ fn eval(lts: &Lts, adj: &Adjacency, f: &Formula, bound: usize) -> Vec<bool> {
     use Formula::*;
     let n = lts.n_states as usize;
     let rec = |g: &Formula| eval(lts, adj, g, bound);
-    let label_ok = |a: &Option<String>, l: u32| a.as_ref().is_none_or(|name| &lts.labels[l as usize] == name);
+    let label_ok = |a: &Option<String>, l: u32| {
+        a.as_ref()
+            .is_none_or(|name| &lts.labels[l as usize] == name)
+    };
     match f {
         True => vec![true; n],
         False => vec![false; n],
         Not(x) => rec(x).into_iter().map(|v| !v).collect(),
-        And(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a && b).collect(),
-        Or(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a || b).collect(),
-        Implies(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| !a || b).collect(),
-        Iff(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a == b).collect(),
+        And(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a && b)
+            .collect(),
+        Or(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a || b)
+            .collect(),
+        Implies(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| !a || b)
+            .collect(),
+        Iff(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a == b)
+            .collect(),
         Box(a, x) => {
             let v = rec(x);
             (0..n as u32)
-                .map(|s| adj.succ(s).iter().all(|&(l, t)| !label_ok(a, l) || v[t as usize]))
+                .map(|s| {
+                    adj.succ(s)
+                        .iter()
+                        .all(|&(l, t)| !label_ok(a, l) || v[t as usize])
+                })
                 .collect()
         }
         Diamond(a, x) => {
             let v = rec(x);
             (0..n as u32)
-                .map(|s| adj.succ(s).iter().any(|&(l, t)| label_ok(a, l) && v[t as usize]))
+                .map(|s| {
+                    adj.succ(s)
+                        .iter()
+                        .any(|&(l, t)| label_ok(a, l) && v[t as usize])
+                })
                 .collect()
         }
         AU(x, y) => paths(adj, n, bound, &rec(x), &rec(y), true, false),
@@ -61,7 +88,15 @@ fn eval(lts: &Lts, adj: &Adjacency, f: &Formula, bound: usize) -> Vec<bool> {
 
 /// For every state: whether all (`universal`) or some maximal paths satisfy
 /// `f U g` (or `f W g` when `weak`).
-fn paths(adj: &Adjacency, n: usize, bound: usize, f: &[bool], g: &[bool], universal: bool, weak: bool) -> Vec<bool> {
+fn paths(
+    adj: &Adjacency,
+    n: usize,
+    bound: usize,
+    f: &[bool],
+    g: &[bool],
+    universal: bool,
+    weak: bool,
+) -> Vec<bool> {
     (0..n as u32)
         .map(|s| {
             let mut path = vec![s];
@@ -83,7 +118,12 @@ fn paths(adj: &Adjacency, n: usize, bound: usize, f: &[bool], g: &[bool], univer
 
 /// Calls `visit` on every maximal path from `path` (finite, or cut at
 /// `bound` states).
-fn enumerate(adj: &Adjacency, bound: usize, path: &mut Vec<u32>, visit: &mut impl FnMut(&[u32], bool)) {
+fn enumerate(
+    adj: &Adjacency,
+    bound: usize,
+    path: &mut Vec<u32>,
+    visit: &mut impl FnMut(&[u32], bool),
+) {
     let last = *path.last().expect("non-empty path");
     let succ = adj.succ(last);
     if succ.is_empty() {
@@ -128,7 +168,10 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
     use Formula::*;
     let n = lts.n_states as usize;
     let rec = |g: &Formula| kleene(lts, adj, g);
-    let label_ok = |a: &Option<String>, l: u32| a.as_ref().is_none_or(|name| &lts.labels[l as usize] == name);
+    let label_ok = |a: &Option<String>, l: u32| {
+        a.as_ref()
+            .is_none_or(|name| &lts.labels[l as usize] == name)
+    };
     // <>X, []X and "no successor" on a set
     let some = |x: &[bool], s: u32| adj.succ(s).iter().any(|&(_, t)| x[t as usize]);
     let every = |x: &[bool], s: u32| adj.succ(s).iter().all(|&(_, t)| x[t as usize]);
@@ -147,26 +190,52 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
         True => vec![true; n],
         False => vec![false; n],
         Not(x) => rec(x).into_iter().map(|v| !v).collect(),
-        And(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a && b).collect(),
-        Or(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a || b).collect(),
-        Implies(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| !a || b).collect(),
-        Iff(x, y) => rec(x).into_iter().zip(rec(y)).map(|(a, b)| a == b).collect(),
+        And(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a && b)
+            .collect(),
+        Or(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a || b)
+            .collect(),
+        Implies(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| !a || b)
+            .collect(),
+        Iff(x, y) => rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| a == b)
+            .collect(),
         Box(a, x) => {
             let v = rec(x);
             (0..n as u32)
-                .map(|s| adj.succ(s).iter().all(|&(l, t)| !label_ok(a, l) || v[t as usize]))
+                .map(|s| {
+                    adj.succ(s)
+                        .iter()
+                        .all(|&(l, t)| !label_ok(a, l) || v[t as usize])
+                })
                 .collect()
         }
         Diamond(a, x) => {
             let v = rec(x);
             (0..n as u32)
-                .map(|s| adj.succ(s).iter().any(|&(l, t)| label_ok(a, l) && v[t as usize]))
+                .map(|s| {
+                    adj.succ(s)
+                        .iter()
+                        .any(|&(l, t)| label_ok(a, l) && v[t as usize])
+                })
                 .collect()
         }
         // μX. g ∨ (f ∧ <>X)
         EU(x, y) => {
             let (fv, gv) = (rec(x), rec(y));
-            fix(false, &|z, s| gv[s as usize] || (fv[s as usize] && some(z, s)))
+            fix(false, &|z, s| {
+                gv[s as usize] || (fv[s as usize] && some(z, s))
+            })
         }
         EF(x) => {
             let gv = rec(x);
@@ -175,7 +244,9 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
         // μX. g ∨ (f ∧ <>true ∧ []X)
         AU(x, y) => {
             let (fv, gv) = (rec(x), rec(y));
-            fix(false, &|z, s| gv[s as usize] || (fv[s as usize] && !dead(s) && every(z, s)))
+            fix(false, &|z, s| {
+                gv[s as usize] || (fv[s as usize] && !dead(s) && every(z, s))
+            })
         }
         AF(x) => {
             let gv = rec(x);
@@ -184,7 +255,9 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
         // νX. g ∨ (f ∧ (<>X ∨ []false))
         EW(x, y) => {
             let (fv, gv) = (rec(x), rec(y));
-            fix(true, &|z, s| gv[s as usize] || (fv[s as usize] && (some(z, s) || dead(s))))
+            fix(true, &|z, s| {
+                gv[s as usize] || (fv[s as usize] && (some(z, s) || dead(s)))
+            })
         }
         EG(x) => {
             let fv = rec(x);
@@ -193,7 +266,9 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
         // νX. g ∨ (f ∧ []X)
         AW(x, y) => {
             let (fv, gv) = (rec(x), rec(y));
-            fix(true, &|z, s| gv[s as usize] || (fv[s as usize] && every(z, s)))
+            fix(true, &|z, s| {
+                gv[s as usize] || (fv[s as usize] && every(z, s))
+            })
         }
         AG(x) => {
             let fv = rec(x);

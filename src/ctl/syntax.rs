@@ -62,7 +62,14 @@ impl Formula {
         match self {
             True | False => {}
             Not(f) | Box(_, f) | Diamond(_, f) | AG(f) | EG(f) | AF(f) | EF(f) => f.visit(v),
-            And(f, g) | Or(f, g) | Implies(f, g) | Iff(f, g) | AU(f, g) | EU(f, g) | AW(f, g) | EW(f, g) => {
+            And(f, g)
+            | Or(f, g)
+            | Implies(f, g)
+            | Iff(f, g)
+            | AU(f, g)
+            | EU(f, g)
+            | AW(f, g)
+            | EW(f, g) => {
                 f.visit(v);
                 g.visit(v);
             }
@@ -168,7 +175,10 @@ impl Parser<'_> {
     /// The word (letters, digits, `_`) at the cursor, without consuming it.
     fn peek_word(&mut self) -> &str {
         self.ws();
-        let end = self.s[self.pos..].iter().position(|&c| !is_word(c)).map_or(self.s.len(), |k| self.pos + k);
+        let end = self.s[self.pos..]
+            .iter()
+            .position(|&c| !is_word(c))
+            .map_or(self.s.len(), |k| self.pos + k);
         &self.text[self.pos..end]
     }
 
@@ -215,7 +225,10 @@ impl Parser<'_> {
     fn action(&mut self, close: u8) -> Result<Option<String>> {
         self.ws();
         let start = self.pos;
-        while self.pos < self.s.len() && self.s[self.pos] != close && !self.s[self.pos].is_ascii_whitespace() {
+        while self.pos < self.s.len()
+            && self.s[self.pos] != close
+            && !self.s[self.pos].is_ascii_whitespace()
+        {
             self.pos += 1;
         }
         let a = self.text[start..self.pos].to_string();
@@ -236,7 +249,10 @@ impl Parser<'_> {
             let a = self.action(b']')?;
             return Ok(Formula::Box(a, Box::new(self.unary()?)));
         }
-        if self.pos < self.s.len() && self.s[self.pos] == b'<' && !self.s[self.pos..].starts_with(b"<=>") {
+        if self.pos < self.s.len()
+            && self.s[self.pos] == b'<'
+            && !self.s[self.pos..].starts_with(b"<=>")
+        {
             self.pos += 1;
             let a = self.action(b'>')?;
             return Ok(Formula::Diamond(a, Box::new(self.unary()?)));
@@ -272,7 +288,9 @@ impl Parser<'_> {
             "A" | "E" => {
                 self.pos += 1;
                 if !self.eat("(") {
-                    return Err(self.err(&format!("expected `(` after `{word}` (as in `{word}(f U g)`)")));
+                    return Err(self.err(&format!(
+                        "expected `(` after `{word}` (as in `{word}(f U g)`)"
+                    )));
                 }
                 let f = self.formula()?;
                 self.ws();
@@ -377,7 +395,10 @@ pub fn parse_properties(file: &str, text: &str) -> Result<PropertyFile> {
         });
     }
     if let Some((k, _)) = pending {
-        return Err(Error::file(file, format!("property #{k} has no formula line")));
+        return Err(Error::file(
+            file,
+            format!("property #{k} has no formula line"),
+        ));
     }
     Ok(out)
 }
@@ -424,13 +445,22 @@ mod tests {
             p("true => false => true"),
             Formula::Implies(
                 Box::new(Formula::True),
-                Box::new(Formula::Implies(Box::new(Formula::False), Box::new(Formula::True)))
+                Box::new(Formula::Implies(
+                    Box::new(Formula::False),
+                    Box::new(Formula::True)
+                ))
             )
         );
         assert_eq!(p("[]<>true"), p("AX EX true"));
-        assert_eq!(p("<error>true"), Formula::Diamond(Some("error".into()), Box::new(Formula::True)));
+        assert_eq!(
+            p("<error>true"),
+            Formula::Diamond(Some("error".into()), Box::new(Formula::True))
+        );
         // action names are arbitrary identifiers, including keywords
-        assert_eq!(p("[AG] true"), Formula::Box(Some("AG".into()), Box::new(Formula::True)));
+        assert_eq!(
+            p("[AG] true"),
+            Formula::Box(Some("AG".into()), Box::new(Formula::True))
+        );
         assert_eq!(p("A([U]false U true)"), p("A(([U] false) U true)"));
     }
 
@@ -449,7 +479,8 @@ mod tests {
 
     #[test]
     fn property_files() {
-        let text = "#inputs [a, b]\n#outputs [x]\n#0: never x\nAG [x] false\n\n#1: some a\nEF <a> true\n";
+        let text =
+            "#inputs [a, b]\n#outputs [x]\n#0: never x\nAG [x] false\n\n#1: some a\nEF <a> true\n";
         let f = parse_properties("c.txt", text).unwrap();
         assert_eq!(f.inputs, vec!["a", "b"]);
         assert_eq!(f.properties.len(), 2);

@@ -15,22 +15,36 @@ pub fn write(lts: &Lts) -> String {
         lts.n_states
     ));
     for t in &lts.transitions {
-        s.push_str(&format!("({}, \"{}\", {})\n", t.from, lts.labels[t.label as usize], t.to));
+        s.push_str(&format!(
+            "({}, \"{}\", {})\n",
+            t.from, lts.labels[t.label as usize], t.to
+        ));
     }
     s
 }
 
 /// Reads a `.aut` text; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Lts> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let (hl, header) = lines
-        .next()
-        .ok_or_else(|| Error::file(file, "empty file, expected `des (initial, transitions, states)`"))?;
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (hl, header) = lines.next().ok_or_else(|| {
+        Error::file(
+            file,
+            "empty file, expected `des (initial, transitions, states)`",
+        )
+    })?;
     let (initial, n_trans, n_states) = parse_header(file, hl as u32 + 1, header)?;
     let mut b = LtsBuilder::new();
     b.ensure_states(n_states);
     if n_states == 0 {
-        return Err(Error::at(file, hl as u32 + 1, 1, "a system needs at least one state"));
+        return Err(Error::at(
+            file,
+            hl as u32 + 1,
+            1,
+            "a system needs at least one state",
+        ));
     }
     if initial >= n_states {
         return Err(Error::at(
@@ -75,10 +89,19 @@ pub fn read(path: &str) -> Result<Lts> {
 }
 
 fn parse_header(file: &str, ln: u32, line: &str) -> Result<(u32, u32, u32)> {
-    let bad = |col: usize, what: &str| Error::at(file, ln, col as u32 + 1, format!("{what}; expected `des (initial, transitions, states)`"));
+    let bad = |col: usize, what: &str| {
+        Error::at(
+            file,
+            ln,
+            col as u32 + 1,
+            format!("{what}; expected `des (initial, transitions, states)`"),
+        )
+    };
     let t = line.trim_start();
     let lead = line.len() - t.len();
-    let rest = t.strip_prefix("des").ok_or_else(|| bad(lead, "missing `des`"))?;
+    let rest = t
+        .strip_prefix("des")
+        .ok_or_else(|| bad(lead, "missing `des`"))?;
     let rest = rest.trim();
     let inner = rest
         .strip_prefix('(')
@@ -90,7 +113,9 @@ fn parse_header(file: &str, ln: u32, line: &str) -> Result<(u32, u32, u32)> {
     }
     let mut v = [0u32; 3];
     for (k, n) in nums.iter().enumerate() {
-        v[k] = n.parse().map_err(|_| bad(lead + 3, &format!("`{n}` is not a number")))?;
+        v[k] = n
+            .parse()
+            .map_err(|_| bad(lead + 3, &format!("`{n}` is not a number")))?;
     }
     Ok((v[0], v[1], v[2]))
 }
@@ -98,13 +123,22 @@ fn parse_header(file: &str, ln: u32, line: &str) -> Result<(u32, u32, u32)> {
 fn parse_transition(file: &str, ln: u32, line: &str) -> Result<(u32, String, u32)> {
     let t = line.trim();
     let lead = (line.len() - line.trim_start().len()) as u32;
-    let bad = |col: u32, what: &str| Error::at(file, ln, col + 1, format!("{what}; expected `(from, \"label\", to)`"));
+    let bad = |col: u32, what: &str| {
+        Error::at(
+            file,
+            ln,
+            col + 1,
+            format!("{what}; expected `(from, \"label\", to)`"),
+        )
+    };
     let inner = t
         .strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
         .ok_or_else(|| bad(lead, "missing parentheses"))?;
     let first = inner.find(',').ok_or_else(|| bad(lead, "missing commas"))?;
-    let last = inner.rfind(',').ok_or_else(|| bad(lead, "missing commas"))?;
+    let last = inner
+        .rfind(',')
+        .ok_or_else(|| bad(lead, "missing commas"))?;
     if first == last {
         return Err(bad(lead, "need three fields"));
     }
@@ -113,9 +147,12 @@ fn parse_transition(file: &str, ln: u32, line: &str) -> Result<(u32, String, u32
         .parse()
         .map_err(|_| bad(lead + 1, &format!("`{from_s}` is not a state number")))?;
     let to_s = inner[last + 1..].trim();
-    let to = to_s
-        .parse()
-        .map_err(|_| bad(lead + 2 + last as u32, &format!("`{to_s}` is not a state number")))?;
+    let to = to_s.parse().map_err(|_| {
+        bad(
+            lead + 2 + last as u32,
+            &format!("`{to_s}` is not a state number"),
+        )
+    })?;
     let label = inner[first + 1..last].trim();
     let label = match label.strip_prefix('"') {
         Some(r) => r

@@ -42,7 +42,12 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
             Some(k) => {
                 let a = line[k + 1..].trim_end();
                 let a = a.strip_suffix(']').ok_or_else(|| {
-                    Error::at(file, ln, col0 + k as u32, "unterminated attribute list, expected `]`")
+                    Error::at(
+                        file,
+                        ln,
+                        col0 + k as u32,
+                        "unterminated attribute list, expected `]`",
+                    )
                 })?;
                 (line[..k].trim(), Some(a))
             }
@@ -55,21 +60,41 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
             let src = unquote(head[..k].trim());
             let dst = unquote(head[k + 2..].trim());
             if src.is_empty() || dst.is_empty() {
-                return Err(Error::at(file, ln, col0, "edge needs a source and a target"));
+                return Err(Error::at(
+                    file,
+                    ln,
+                    col0,
+                    "edge needs a source and a target",
+                ));
             }
             if src.starts_with("__start") {
                 initial = Some(intern(&mut b, dst));
                 continue;
             }
             let label = attrs.and_then(|a| attr(a, "label")).ok_or_else(|| {
-                Error::at(file, ln, col0, "edge without a label, expected [label=\"input/output\"]")
+                Error::at(
+                    file,
+                    ln,
+                    col0,
+                    "edge without a label, expected [label=\"input/output\"]",
+                )
             })?;
             let (input, output) = label.split_once('/').ok_or_else(|| {
-                Error::at(file, ln, col0, format!("label `{label}` is not `input/output`"))
+                Error::at(
+                    file,
+                    ln,
+                    col0,
+                    format!("label `{label}` is not `input/output`"),
+                )
             })?;
             let (input, output) = (input.trim(), output.trim());
             if input.is_empty() || output.is_empty() {
-                return Err(Error::at(file, ln, col0, format!("label `{label}` has an empty side")));
+                return Err(Error::at(
+                    file,
+                    ln,
+                    col0,
+                    format!("label `{label}` has an empty side"),
+                ));
             }
             let s = intern(&mut b, src);
             let t = if output == ERROR_LABEL {
@@ -97,7 +122,10 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         }
     }
     if !seen_graph {
-        return Err(Error::file(file, "no `digraph` found, expected a Graphviz file"));
+        return Err(Error::file(
+            file,
+            "no `digraph` found, expected a Graphviz file",
+        ));
     }
     let init = initial
         .or(first_node)
@@ -112,7 +140,9 @@ pub fn read(path: &str) -> Result<Lts> {
 }
 
 fn unquote(s: &str) -> &str {
-    s.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(s)
+    s.strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(s)
 }
 
 /// The value of attribute `key` in `k1=v1 k2="v 2", ...`.
@@ -125,7 +155,9 @@ fn attr<'a>(attrs: &'a str, key: &str) -> Option<&'a str> {
             let end = r.find('"')?;
             (&r[..end], &r[end + 1..])
         } else {
-            let end = after.find(|c: char| c.is_whitespace() || c == ',').unwrap_or(after.len());
+            let end = after
+                .find(|c: char| c.is_whitespace() || c == ',')
+                .unwrap_or(after.len());
             (&after[..end], &after[end..])
         };
         if k == key {

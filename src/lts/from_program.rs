@@ -42,10 +42,7 @@ pub fn from_graph(g: &StateGraph) -> Lts {
     let mut b = LtsBuilder::new();
     b.ensure_states(g.n_states.max(1));
     b.initial(0);
-    // Intern the alphabets first so that label indices are stable.
-    for name in g.inputs.iter().chain(g.outputs.iter()) {
-        b.label(name);
-    }
+    // Labels are interned in first-use order, as a `.aut` reader sees them.
     let mut dead = None;
     let n_inputs = g.n_inputs();
     if !g.is_complete() || (g.n_expanded > 0 && g.edges.len() < g.n_expanded as usize * n_inputs) {
@@ -65,7 +62,10 @@ pub fn from_graph(g: &StateGraph) -> Lts {
                     continue;
                 }
                 Outcome::Output(k) => (g.outputs[k as usize].clone(), e.target),
-                Outcome::Invalid => (ERROR_LABEL.to_string(), *dead.get_or_insert_with(|| b.state())),
+                Outcome::Invalid => (
+                    ERROR_LABEL.to_string(),
+                    *dead.get_or_insert_with(|| b.state()),
+                ),
                 Outcome::Error(n) => (error_n_label(n), *dead.get_or_insert_with(|| b.state())),
             };
             let m = b.state();

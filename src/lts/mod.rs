@@ -196,7 +196,10 @@ impl Adjacency {
     }
 }
 
-fn rows(n: usize, items: impl Iterator<Item = (u32, (u32, u32))> + Clone) -> (Vec<u32>, Vec<(u32, u32)>) {
+fn rows(
+    n: usize,
+    items: impl Iterator<Item = (u32, (u32, u32))> + Clone,
+) -> (Vec<u32>, Vec<(u32, u32)>) {
     let mut start = vec![0u32; n + 1];
     for (k, _) in items.clone() {
         start[k as usize + 1] += 1;
@@ -236,7 +239,9 @@ impl Lts {
         let mut out_edges = Vec::new();
         while let Some(s) = queue.pop_front() {
             let mut succ: Vec<(u32, u32)> = adj.succ(s).to_vec();
-            succ.sort_by(|a, c| (&self.labels[a.0 as usize], a.1).cmp(&(&self.labels[c.0 as usize], c.1)));
+            succ.sort_by(|a, c| {
+                (&self.labels[a.0 as usize], a.1).cmp(&(&self.labels[c.0 as usize], c.1))
+            });
             succ.dedup();
             for (l, t) in succ {
                 if id[t as usize] == u32::MAX {
@@ -284,7 +289,11 @@ impl Lts {
             let mut sigs: HashMap<(u32, Vec<(u32, u32)>), u32> = HashMap::new();
             let mut next = vec![0u32; n];
             for s in 0..n {
-                let mut sig: Vec<(u32, u32)> = adj.succ(s as u32).iter().map(|&(l, t)| (l, block[t as usize])).collect();
+                let mut sig: Vec<(u32, u32)> = adj
+                    .succ(s as u32)
+                    .iter()
+                    .map(|&(l, t)| (l, block[t as usize]))
+                    .collect();
                 sig.sort_unstable();
                 sig.dedup();
                 let len = sigs.len() as u32;
