@@ -25,6 +25,12 @@ enum Command {
     Export(cli::export::Args),
     /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
     Ctl(cli::ctl::Args),
+    /// Score answers against solutions (RERS 2019: p − q², achievements).
+    Score(cli::score::Args),
+    /// Reference answers from several tools' answers (MCC confidence method).
+    Consensus(cli::consensus::Args),
+    /// Write answers as an MCC propertiesverdict XML file.
+    ExportVerdicts(cli::export_verdicts::Args),
 }
 
 fn main() {
@@ -35,6 +41,9 @@ fn main() {
         Command::Replay(a) => cli::replay::run(&a),
         Command::Export(a) => cli::export::run(&a),
         Command::Ctl(a) => cli::ctl::run(&a),
+        Command::Score(a) => cli::score::run(&a),
+        Command::Consensus(a) => cli::consensus::run(&a),
+        Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
