@@ -110,6 +110,17 @@ fn every_reference_model_loads_and_round_trips_through_aut() {
         );
         let back = lts::aut::parse("x.aut", &lts::aut::write(&l)).unwrap();
         assert!(back == l, "{}: read-back differs", path.display());
+        // and as an input/output graph, which converts back to the same system
+        let g = lts::load_model_graph(path.to_str().unwrap())
+            .unwrap()
+            .unwrap();
+        assert!(g.is_complete());
+        let again = lts::from_graph(&g);
+        assert!(
+            again.bisimilar(&l),
+            "{}: graph form is not bisimilar",
+            path.display()
+        );
         n += 1;
     }
     assert_eq!(n, 27);

@@ -8,10 +8,12 @@
 pub mod aut;
 pub mod dot;
 pub mod from_program;
+pub mod to_graph;
 
 use std::collections::{HashMap, VecDeque};
 
 pub use from_program::{from_exploration, from_graph, ERROR_LABEL};
+pub use to_graph::to_state_graph;
 
 use crate::engine::Machine;
 use crate::error::{Error, Result};
@@ -27,6 +29,25 @@ pub struct LoadOptions {
     pub seed_log: Option<String>,
     /// Show a progress bar.
     pub progress: bool,
+}
+
+/// Reads a `.aut` or `.dot` model as the input/output [`StateGraph`] the
+/// reachability and LTL checkers read (see [`to_graph`]); `None` for other
+/// extensions (programs are explored instead).
+pub fn load_model_graph(path: &str) -> Option<Result<crate::explore::graph::StateGraph>> {
+    let ext = std::path::Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let lts = match ext.as_str() {
+        "aut" => aut::read(path),
+        "dot" | "gv" => dot::read(path),
+        _ => return None,
+    };
+    Some(lts.and_then(|l| {
+        to_state_graph(&l)
+            .map_err(|e| Error::file(path, format!("not an input/output system: {e}")))
+    }))
 }
 
 /// Loads a model by its extension: `.aut`, `.dot`, or a program (`.c`,
