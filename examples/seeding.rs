@@ -18,7 +18,7 @@ fn main() {
     let max_states: u64 = args[0].parse().expect("MAX_STATES");
     let traces: usize = args[1].parse().expect("TRACES");
     let length: usize = args[2].parse().expect("LENGTH");
-    println!("program\tlabels\tmax_states\tlog\tunseeded_found\tseeded_found\tseed_states\tunseeded_depth\tseeded_depth");
+    println!("program\tlabels\tmax_states\tlog\tunseeded_found\tseeded_found\tseed_states\tunseeded_depth\tseeded_depth\tunseeded_complete\tseeded_complete");
     for program in &args[3..] {
         let p = match rigor::frontend::load(program) {
             Ok(p) => p,
@@ -52,7 +52,7 @@ fn main() {
         let seeded = run(seeds);
         let seed_states: usize = runs.iter().map(|r| r.len() / 2).sum();
         println!(
-            "{}\t{}\t{}\t{}x{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}x{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             rigor::ir::problem_name(program),
             m.error_labels.len(),
             max_states,
@@ -62,7 +62,9 @@ fn main() {
             seeded.errors.len(),
             seed_states,
             plain.depth,
-            seeded.depth
+            seeded.depth,
+            plain.is_complete(),
+            seeded.is_complete()
         );
     }
 }
