@@ -156,6 +156,13 @@ fn export_then_read_back_is_equivalent() {
             "{rel}: read-back differs from the direct system"
         );
         assert!(back.bisimilar(&direct.reachable()), "{rel}");
+        // The exported file is an input/output graph again.
+        // (2012 programs have silent steps, which that form cannot tell
+        // from outputs: they are rejected.)
+        match lts::to_state_graph(&back) {
+            Ok(g) => assert!(lts::from_graph(&g).bisimilar(&back), "{rel}"),
+            Err(e) => assert!(rel.starts_with("2012/"), "{rel}: {e}"),
+        }
         // The same CTL answers on the program and on its exported system.
         let props =
             "AG <> true\nEF [] false\nEG <> true\nAG EF <> true\nA(<> true U <error> true)\n";
@@ -270,4 +277,45 @@ fn seeded_reach_gives_the_same_verdicts() {
     let (c2, seeded, e2) = rigor(&["reach", p, "--quiet", "--seed-log", log.to_str().unwrap()]);
     assert_eq!((c1, c2), (0, 0), "{e1}{e2}");
     assert_eq!(plain, seeded);
+}
+
+#[test]
+fn ctl_json_carries_witnesses() {
+    let dir = project().join("problems/ctl-small");
+    let (code, out, err) = rigor(&[
+        "ctl",
+        dir.join("model.aut").to_str().unwrap(),
+        dir.join("properties.txt").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["track"], "ctl");
+    assert_eq!(v["complete"], true);
+    let p4 = &v["verdicts"][4];
+    assert_eq!(p4["verdict"], false);
+    assert_eq!(p4["witness"], "[b, error] (deadlock)");
+    let p5 = &v["verdicts"][5];
+    assert_eq!(p5["witness"], "[] ([a, x, a, y])*");
+    assert_eq!(v["verdicts"][21]["unknown_actions"][0], "c");
+}
+
+#[test]
+fn partial_exploration_gives_no_ctl_verdict() {
+    let Some(rers) = common::rers_dir() else { return };
+    let program = rers.join("2019/training-seq-ltl/Problem2/Problem2.c");
+    let tmp = tempfile::tempdir().unwrap();
+    let pf = tmp.path().join("p.txt");
+    std::fs::write(&pf, "EF [] false\nAG <> true\n").unwrap();
+    let (code, out, err) = rigor(&[
+        "ctl",
+        program.to_str().unwrap(),
+        pf.to_str().unwrap(),
+        "--max-states",
+        "10",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "");
+    assert!(err.contains("partial"), "{err}");
 }
