@@ -25,6 +25,10 @@ enum Command {
     Export(cli::export::Args),
     /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
     Ctl(cli::ctl::Args),
+    /// Confirms reachability witnesses on the gcc-compiled original program.
+    Validate(cli::validate::Args),
+    /// Solves every problem of a RERS folder and writes the answer CSVs.
+    Solve(cli::solve::Args),
     /// Score answers against solutions (RERS 2019: p − q², achievements).
     Score(cli::score::Args),
     /// Reference answers from several tools' answers (MCC confidence method).
@@ -41,6 +45,8 @@ fn main() {
         Command::Replay(a) => cli::replay::run(&a),
         Command::Export(a) => cli::export::run(&a),
         Command::Ctl(a) => cli::ctl::run(&a),
+        Command::Validate(a) => cli::validate::run(&a),
+        Command::Solve(a) => cli::solve::run(&a),
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),

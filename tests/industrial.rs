@@ -302,7 +302,9 @@ fn ctl_json_carries_witnesses() {
 
 #[test]
 fn partial_exploration_gives_no_ctl_verdict() {
-    let Some(rers) = common::rers_dir() else { return };
+    let Some(rers) = common::rers_dir() else {
+        return;
+    };
     let program = rers.join("2019/training-seq-ltl/Problem2/Problem2.c");
     let tmp = tempfile::tempdir().unwrap();
     let pf = tmp.path().join("p.txt");

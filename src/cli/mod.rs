@@ -10,6 +10,8 @@ pub mod limits;
 pub mod reach;
 pub mod replay;
 pub mod score;
+pub mod solve;
+pub mod validate;
 
 /// The error type subcommands return.
 pub type CliResult = Result<i32, Box<dyn std::error::Error>>;
