@@ -14,8 +14,5 @@ pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
-<<<<<<< HEAD
 pub mod lts;
-=======
 pub mod solve;
->>>>>>> main
