@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use crate::engine::Machine;
 use crate::error::{read_text, Error, Result};
-use crate::explore::graph::Outcome;
+use crate::explore::graph::{Outcome, StateGraph};
 use crate::lts::ERROR_LABEL;
 
 /// A symbol of a trace with its 1-based column.
@@ -335,6 +335,55 @@ pub fn replay(m: &Machine, log: &Log) -> Result<Vec<TraceReport>> {
         });
     }
     Ok(out)
+}
+
+/// Runs every trace labelled 1 through an explored input/output graph (a
+/// `.dot` or `.aut` model, see [`crate::lts::load_model_graph`]), as
+/// [`replay`] does through a program. An input the model lacks is reported
+/// as a mismatch at that step (`the model has no such input`).
+pub fn replay_graph(g: &StateGraph, log: &Log) -> Vec<TraceReport> {
+    let mut out = Vec::new();
+    for t in log.traces.iter().filter(|t| t.label == 1) {
+        let mut s = 0u32;
+        let mut mismatch = None;
+        for (k, (i, o)) in t.steps().enumerate() {
+            let got = match g.inputs.iter().position(|n| *n == i.name) {
+                None => "no such input in the model".to_string(),
+                Some(_) if !g.is_expanded(s) => "an unexplored state".to_string(),
+                Some(input) => {
+                    let e = g.edge(s, input);
+                    let r = e.outcome();
+                    let got = match r {
+                        Outcome::Output(k) => g.outputs[k as usize].clone(),
+                        Outcome::Invalid => ERROR_LABEL.to_string(),
+                        Outcome::Error(n) => format!("error_{n}"),
+                        Outcome::Silent => "no output".to_string(),
+                        Outcome::Blocked => "no transition".to_string(),
+                    };
+                    if got == o.name && r != Outcome::Invalid {
+                        s = e.target;
+                    }
+                    got
+                }
+            };
+            if got != o.name {
+                mismatch = Some(Mismatch {
+                    step: k,
+                    col: o.col,
+                    input: i.name.clone(),
+                    expected: o.name.clone(),
+                    got,
+                });
+                break;
+            }
+        }
+        out.push(TraceReport {
+            line: t.line,
+            steps: t.symbols.len() / 2,
+            mismatch,
+        });
+    }
+    out
 }
 
 /// A small deterministic random generator (xorshift64*).

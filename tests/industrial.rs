@@ -251,6 +251,20 @@ fn replay_of_own_runs_passes_and_a_planted_mismatch_is_located() {
     assert!(out.contains(&want), "{out}\nwanted {want}");
     assert!(out.contains("1 mismatch"), "{out}");
 
+    // The same logs against the program's exported .aut model.
+    let aut = tmp.path().join("p.aut");
+    let (code, _, err) = rigor(&["export", p, "--aut", aut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = rigor(&["replay", aut.to_str().unwrap(), log_s, "--quiet-ok"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&want.replace("the program", "the model")),
+        "{out}"
+    );
+    std::fs::write(&log, rigor::abbadingo::write(&runs)).unwrap();
+    let (code, out, _) = rigor(&["replay", aut.to_str().unwrap(), log_s]);
+    assert_eq!(code, 0, "{out}");
+
     // An input the program does not have is a located error.
     std::fs::write(&log, "1 2\n1 2 nosuch X\n").unwrap();
     let (code, _, err) = rigor(&["replay", p, log_s]);

@@ -1,7 +1,7 @@
 //! `rigor replay PROGRAM LOG`: runs every trace of an Abbadingo log through
-//! the program and reports, per trace, whether the program printed the
-//! logged outputs, and the first mismatch otherwise. Exit status 0 when
-//! every trace matches, 3 when some trace does not.
+//! the program (or a `.dot` / `.aut` model) and reports, per trace, whether
+//! it printed the logged outputs, and the first mismatch otherwise. Exit
+//! status 0 when every trace matches, 3 when some trace does not.
 
 use std::io::Write;
 
@@ -13,7 +13,7 @@ use crate::frontend;
 /// Arguments of `rigor replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The program (.c or .java).
+    /// The program (.c or .java), or a .dot / .aut model.
     pub program: String,
     /// The Abbadingo log.
     pub log: String,
@@ -27,10 +27,14 @@ pub const MISMATCH_EXIT: i32 = 3;
 
 /// Runs `rigor replay`.
 pub fn run(args: &Args) -> CliResult {
-    let p = frontend::load(&args.program)?;
-    let m = Machine::compile(&p)?;
     let log = abbadingo::read(&args.log)?;
-    let reports = abbadingo::replay(&m, &log)?;
+    let (reports, program) = match crate::lts::load_model_graph(&args.program) {
+        Some(g) => (abbadingo::replay_graph(&g?, &log), "model"),
+        None => {
+            let m = Machine::compile(&frontend::load(&args.program)?)?;
+            (abbadingo::replay(&m, &log)?, "program")
+        }
+    };
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
     for r in &reports {
@@ -44,7 +48,7 @@ pub fn run(args: &Args) -> CliResult {
                 bad += 1;
                 writeln!(
                     out,
-                    "{}:{}:{}: mismatch at step {}: after input {} the log says {}, the program gives {}",
+                    "{}:{}:{}: mismatch at step {}: after input {} the log says {}, the {program} gives {}",
                     args.log,
                     r.line,
                     x.col,
