@@ -151,7 +151,21 @@ impl Op {
         }
     }
 
-    fn set_target(&mut self, t: u32) {
+    /// Whether the instruction is a jump.
+    pub(super) fn is_jump(&self) -> bool {
+        matches!(
+            self,
+            Op::Jmp { .. }
+                | Op::JEq { .. }
+                | Op::JNe { .. }
+                | Op::JLt { .. }
+                | Op::JLe { .. }
+                | Op::JZ { .. }
+                | Op::JNz { .. }
+        )
+    }
+
+    pub(super) fn set_target(&mut self, t: u32) {
         match self {
             Op::Jmp { target }
             | Op::JEq { target, .. }
@@ -188,7 +202,7 @@ struct Frame {
 /// A label to patch: indices of jump instructions waiting for a target.
 type Patch = Vec<usize>;
 
-pub(super) fn compile(p: &Program, specialize_inputs: bool) -> Result<Machine> {
+pub(super) fn compile(p: &Program, optimize: bool) -> Result<Machine> {
     let layout = Layout::new(p);
     let mut c = Compiler {
         p,
@@ -224,9 +238,21 @@ pub(super) fn compile(p: &Program, specialize_inputs: bool) -> Result<Machine> {
         start: cb as u32,
         end: (cb + layout.consts.len()) as u32,
     };
+    let has_loops = code
+        .iter()
+        .enumerate()
+        .any(|(i, op)| matches!(op, Op::Jmp { target } if (*target as usize) <= i));
+    if optimize {
+        let consts_at = |a: u32| {
+            (consts.start..consts.end)
+                .contains(&a)
+                .then(|| mem[a as usize])
+        };
+        super::dispatch::optimize(&mut code, &consts_at);
+    }
     // One copy of the code per input symbol, when the input is read-only.
     let mut entries = vec![0u32; p.inputs.len()];
-    if specialize_inputs {
+    if optimize {
         let values: Vec<i32> = p.inputs.iter().map(|s| s.value).collect();
         if let Some(versions) =
             super::specialize::specialize_all(&code, input_addr, &values, &mem, &consts)
@@ -246,10 +272,7 @@ pub(super) fn compile(p: &Program, specialize_inputs: bool) -> Result<Machine> {
             }
         }
     }
-    let has_loops = code
-        .iter()
-        .enumerate()
-        .any(|(i, op)| matches!(op, Op::Jmp { target } if (*target as usize) <= i));
+
     for (i, g) in p.globals.iter().enumerate() {
         match (layout.storage[i], &g.kind) {
             (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => {

@@ -11,6 +11,7 @@
 //! the (possibly changed) state out.
 
 mod compile;
+mod dispatch;
 mod layout;
 mod specialize;
 
@@ -132,9 +133,9 @@ impl Machine {
         compile::compile(program, true)
     }
 
-    /// Compiles a program without per-input specialisation (one generic
-    /// code for all inputs): the reference the specialised form is tested
-    /// against.
+    /// Compiles a program without optimisations (no rule decision trees,
+    /// no per-input specialisation): the reference the optimised form is
+    /// tested against.
     pub fn compile_generic(program: &Program) -> Result<Machine> {
         compile::compile(program, false)
     }
