@@ -4,12 +4,15 @@
 //! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
 //! checkers ([`check`]) → answers (CSV, witnesses, reports).
 
+pub mod abbadingo;
 pub mod answers;
 pub mod check;
 pub mod cli;
+pub mod ctl;
 pub mod engine;
 pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod lts;
 pub mod solve;

@@ -19,6 +19,12 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// Replay an Abbadingo log through a program; report mismatches.
+    Replay(cli::replay::Args),
+    /// Write a program's (or model's) transition system as a .aut file.
+    Export(cli::export::Args),
+    /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
+    Ctl(cli::ctl::Args),
     /// Confirms reachability witnesses on the gcc-compiled original program.
     Validate(cli::validate::Args),
     /// Solves every problem of a RERS folder and writes the answer CSVs.
@@ -36,6 +42,9 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Replay(a) => cli::replay::run(&a),
+        Command::Export(a) => cli::export::run(&a),
+        Command::Ctl(a) => cli::ctl::run(&a),
         Command::Validate(a) => cli::validate::run(&a),
         Command::Solve(a) => cli::solve::run(&a),
         Command::Score(a) => cli::score::run(&a),

@@ -2,10 +2,13 @@
 //! and `run(&Args) -> Result<i32, Box<dyn Error>>` returning the exit code.
 
 pub mod consensus;
+pub mod ctl;
+pub mod export;
 pub mod export_verdicts;
 pub mod info;
 pub mod limits;
 pub mod reach;
+pub mod replay;
 pub mod score;
 pub mod solve;
 pub mod validate;
