@@ -1,3 +1,4 @@
 //! Property checkers over explored programs.
 
+pub mod compare;
 pub mod reach;
