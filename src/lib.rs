@@ -4,6 +4,7 @@
 //! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
 //! checkers ([`check`]) → answers (CSV, witnesses, reports).
 
+pub mod answers;
 pub mod check;
 pub mod cli;
 pub mod engine;
@@ -11,3 +12,4 @@ pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod solve;

@@ -21,6 +21,16 @@ enum Command {
     Reach(cli::reach::Args),
     /// Compare two programs' input/output behaviour (e.g. C against Java).
     Compare(cli::compare::Args),
+    /// Confirms reachability witnesses on the gcc-compiled original program.
+    Validate(cli::validate::Args),
+    /// Solves every problem of a RERS folder and writes the answer CSVs.
+    Solve(cli::solve::Args),
+    /// Score answers against solutions (RERS 2019: p − q², achievements).
+    Score(cli::score::Args),
+    /// Reference answers from several tools' answers (MCC confidence method).
+    Consensus(cli::consensus::Args),
+    /// Write answers as an MCC propertiesverdict XML file.
+    ExportVerdicts(cli::export_verdicts::Args),
 }
 
 fn main() {
@@ -29,6 +39,11 @@ fn main() {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
         Command::Compare(a) => cli::compare::run(&a),
+        Command::Validate(a) => cli::validate::run(&a),
+        Command::Solve(a) => cli::solve::run(&a),
+        Command::Score(a) => cli::score::run(&a),
+        Command::Consensus(a) => cli::consensus::run(&a),
+        Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -31,9 +31,19 @@ pub enum Op {
     /// `dst = ~a`
     BitNot { dst: u32, a: u32 },
     /// `dst = mem[base + mem[idx]]`, bounds-checked against `len`.
-    Load { dst: u32, base: u32, len: u32, idx: u32 },
+    Load {
+        dst: u32,
+        base: u32,
+        len: u32,
+        idx: u32,
+    },
     /// `mem[base + mem[idx]] = src`, bounds-checked.
-    Store { base: u32, len: u32, idx: u32, src: u32 },
+    Store {
+        base: u32,
+        len: u32,
+        idx: u32,
+        src: u32,
+    },
     /// `dst = (array named by mem[ptr])[mem[idx]]`.
     LoadPtr { dst: u32, ptr: u32, idx: u32 },
     /// `(array named by mem[ptr])[mem[idx]] = src`.
@@ -67,6 +77,14 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether the instruction ends the step.
+    pub(super) fn stops(&self) -> bool {
+        matches!(
+            self,
+            Op::Error { .. } | Op::Invalid | Op::Blocked | Op::Return { .. } | Op::End
+        )
+    }
+
     fn map_addrs(&mut self, f: &impl Fn(u32) -> u32) {
         match self {
             Op::Mov { dst, src } => {
@@ -107,13 +125,29 @@ impl Op {
                 *idx = f(*idx);
                 *src = f(*src);
             }
-            Op::JEq { a, b, .. } | Op::JNe { a, b, .. } | Op::JLt { a, b, .. } | Op::JLe { a, b, .. } => {
+            Op::JEq { a, b, .. }
+            | Op::JNe { a, b, .. }
+            | Op::JLt { a, b, .. }
+            | Op::JLe { a, b, .. } => {
                 *a = f(*a);
                 *b = f(*b);
             }
             Op::JZ { a, .. } | Op::JNz { a, .. } => *a = f(*a),
             Op::Output { src } | Op::Return { src } => *src = f(*src),
             Op::Jmp { .. } | Op::Error { .. } | Op::Invalid | Op::Blocked | Op::End => {}
+        }
+    }
+
+    fn shift_target(&mut self, base: u32) {
+        match self {
+            Op::Jmp { target }
+            | Op::JEq { target, .. }
+            | Op::JNe { target, .. }
+            | Op::JLt { target, .. }
+            | Op::JLe { target, .. }
+            | Op::JZ { target, .. }
+            | Op::JNz { target, .. } => *target += base,
+            _ => {}
         }
     }
 
@@ -154,7 +188,7 @@ struct Frame {
 /// A label to patch: indices of jump instructions waiting for a target.
 type Patch = Vec<usize>;
 
-pub(super) fn compile(p: &Program) -> Result<Machine> {
+pub(super) fn compile(p: &Program, specialize_inputs: bool) -> Result<Machine> {
     let layout = Layout::new(p);
     let mut c = Compiler {
         p,
@@ -182,15 +216,48 @@ pub(super) fn compile(p: &Program) -> Result<Machine> {
     for op in &mut code {
         op.map_addrs(&|a| layout.resolve(a));
     }
+    let cb = layout.state_width as usize;
+    let input_addr = layout.resolve(input_tagged);
+    let mut mem = vec![0; layout.mem_size()];
+    mem[cb..cb + layout.consts.len()].copy_from_slice(&layout.consts);
+    let consts = super::specialize::ConstRange {
+        start: cb as u32,
+        end: (cb + layout.consts.len()) as u32,
+    };
+    // One copy of the code per input symbol, when the input is read-only.
+    let mut entries = vec![0u32; p.inputs.len()];
+    if specialize_inputs {
+        let values: Vec<i32> = p.inputs.iter().map(|s| s.value).collect();
+        if let Some(versions) =
+            super::specialize::specialize_all(&code, input_addr, &values, &mem, &consts)
+        {
+            let total: usize = versions.iter().map(Vec::len).sum();
+            if total <= MAX_CODE {
+                let mut all = Vec::with_capacity(total);
+                for (i, mut c) in versions.into_iter().enumerate() {
+                    let base = all.len() as u32;
+                    for op in &mut c {
+                        op.shift_target(base);
+                    }
+                    entries[i] = base;
+                    all.extend(c);
+                }
+                code = all;
+            }
+        }
+    }
     let has_loops = code
         .iter()
         .enumerate()
         .any(|(i, op)| matches!(op, Op::Jmp { target } if (*target as usize) <= i));
-    let mut mem = vec![0; layout.mem_size()];
     for (i, g) in p.globals.iter().enumerate() {
         match (layout.storage[i], &g.kind) {
-            (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => mem[a as usize] = *init,
-            (Storage::State(a), crate::ir::GlobalKind::Pointer { init }) => mem[a as usize] = init.0 as i32,
+            (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => {
+                mem[a as usize] = *init
+            }
+            (Storage::State(a), crate::ir::GlobalKind::Pointer { init }) => {
+                mem[a as usize] = init.0 as i32
+            }
             (Storage::Array { base, .. }, crate::ir::GlobalKind::Array { init, .. }) => {
                 let b = layout.resolve(base) as usize;
                 mem[b..b + init.len()].copy_from_slice(init);
@@ -198,12 +265,10 @@ pub(super) fn compile(p: &Program) -> Result<Machine> {
             _ => {}
         }
     }
-    let cb = layout.state_width as usize;
-    mem[cb..cb + layout.consts.len()].copy_from_slice(&layout.consts);
-    let input_addr = layout.resolve(input_tagged);
     Ok(Machine {
         input_addr,
         code,
+        entries,
         input_values: p.inputs.iter().map(|s| s.value).collect(),
         output_values: p.outputs.iter().map(|s| s.value).collect(),
         input_names: p.inputs.iter().map(|s| s.name.clone()).collect(),
@@ -223,7 +288,10 @@ impl Compiler<'_> {
 
     fn emit(&mut self, op: Op) -> Result<usize> {
         if self.code.len() >= MAX_CODE {
-            return Err(Error::file(&self.p.source, "program too large after inlining"));
+            return Err(Error::file(
+                &self.p.source,
+                "program too large after inlining",
+            ));
         }
         self.code.push(op);
         Ok(self.code.len() - 1)
@@ -337,7 +405,11 @@ impl Compiler<'_> {
         while locals.len() < func.locals as usize {
             locals.push(self.layout.reg());
         }
-        let ret_value = if func.returns_value { Some(self.layout.reg()) } else { None };
+        let ret_value = if func.returns_value {
+            Some(self.layout.reg())
+        } else {
+            None
+        };
         self.frames.push(Frame {
             locals,
             ret_value,
@@ -379,8 +451,17 @@ impl Compiler<'_> {
                 let i = self.operand(idx)?;
                 let v = self.operand(e)?;
                 match self.array(*arr)? {
-                    ArrayAt::Direct { base, len } => self.emit(Op::Store { base, len, idx: i, src: v })?,
-                    ArrayAt::Pointer(ptr) => self.emit(Op::StorePtr { ptr, idx: i, src: v })?,
+                    ArrayAt::Direct { base, len } => self.emit(Op::Store {
+                        base,
+                        len,
+                        idx: i,
+                        src: v,
+                    })?,
+                    ArrayAt::Pointer(ptr) => self.emit(Op::StorePtr {
+                        ptr,
+                        idx: i,
+                        src: v,
+                    })?,
                 };
                 Ok(())
             }
@@ -437,7 +518,12 @@ impl Compiler<'_> {
             Expr::Index(arr, idx) => {
                 let i = self.operand(idx)?;
                 match self.array(*arr)? {
-                    ArrayAt::Direct { base, len } => self.emit(Op::Load { dst, base, len, idx: i })?,
+                    ArrayAt::Direct { base, len } => self.emit(Op::Load {
+                        dst,
+                        base,
+                        len,
+                        idx: i,
+                    })?,
                     ArrayAt::Pointer(ptr) => self.emit(Op::LoadPtr { dst, ptr, idx: i })?,
                 };
             }
@@ -490,7 +576,10 @@ impl Compiler<'_> {
             }
             Expr::Call(f, args) => {
                 let r = self.inline_call(*f, args)?.ok_or_else(|| {
-                    Error::file(&self.p.source, format!("`{}` returns no value", self.p.function(*f).name))
+                    Error::file(
+                        &self.p.source,
+                        format!("`{}` returns no value", self.p.function(*f).name),
+                    )
                 })?;
                 self.emit(Op::Mov { dst, src: r })?;
             }
@@ -532,7 +621,11 @@ impl Compiler<'_> {
                     self.patch(skip, h);
                 }
             }
-            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            Expr::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
                 let a = self.operand(a)?;
                 let b = self.operand(b)?;
                 // Normalise to the condition that triggers the jump.
@@ -542,15 +635,27 @@ impl Compiler<'_> {
                     BinOp::Ne => Op::JNe { a, b, target: 0 },
                     BinOp::Lt => Op::JLt { a, b, target: 0 },
                     BinOp::Le => Op::JLe { a, b, target: 0 },
-                    BinOp::Gt => Op::JLt { a: b, b: a, target: 0 },
-                    BinOp::Ge => Op::JLe { a: b, b: a, target: 0 },
+                    BinOp::Gt => Op::JLt {
+                        a: b,
+                        b: a,
+                        target: 0,
+                    },
+                    BinOp::Ge => Op::JLe {
+                        a: b,
+                        b: a,
+                        target: 0,
+                    },
                     _ => unreachable!("comparison operators only"),
                 };
                 patch.push(self.emit(op)?);
             }
             _ => {
                 let a = self.operand(c)?;
-                patch.push(self.emit(if when { Op::JNz { a, target: 0 } } else { Op::JZ { a, target: 0 } })?);
+                patch.push(self.emit(if when {
+                    Op::JNz { a, target: 0 }
+                } else {
+                    Op::JZ { a, target: 0 }
+                })?);
             }
         }
         Ok(())

@@ -12,6 +12,7 @@
 
 mod compile;
 mod layout;
+mod specialize;
 
 pub use compile::Op;
 pub use layout::Layout;
@@ -98,6 +99,8 @@ const STEP_BUDGET: u64 = 10_000_000;
 pub struct Machine {
     layout: Layout,
     code: Vec<Op>,
+    /// Entry point of the code for each input (per-input specialised code).
+    entries: Vec<u32>,
     /// Input values, indexed by input number.
     input_values: Vec<i32>,
     /// Output values, indexed by output number.
@@ -126,7 +129,14 @@ pub struct Scratch {
 impl Machine {
     /// Compiles a program.
     pub fn compile(program: &Program) -> Result<Machine> {
-        compile::compile(program)
+        compile::compile(program, true)
+    }
+
+    /// Compiles a program without per-input specialisation (one generic
+    /// code for all inputs): the reference the specialised form is tested
+    /// against.
+    pub fn compile_generic(program: &Program) -> Result<Machine> {
+        compile::compile(program, false)
     }
 
     /// Number of ints in a state.
@@ -169,12 +179,18 @@ impl Machine {
     /// Runs one step from `state` on input number `input`; the next state is
     /// written to `next` (which for an error or a blocked step is the state
     /// at the point the step stopped, and must not be used).
-    pub fn step(&self, scratch: &mut Scratch, state: &[i32], input: usize, next: &mut [i32]) -> StepResult {
+    pub fn step(
+        &self,
+        scratch: &mut Scratch,
+        state: &[i32],
+        input: usize,
+        next: &mut [i32],
+    ) -> StepResult {
         let w = state.len();
         let mem = &mut scratch.mem;
         mem[..w].copy_from_slice(state);
         mem[self.input_addr as usize] = self.input_values[input];
-        let r = self.run(mem);
+        let r = self.run(mem, self.entries[input] as usize);
         next.copy_from_slice(&mem[..w]);
         r
     }
@@ -188,11 +204,15 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn run(&self, mem: &mut [i32]) -> StepResult {
+    fn run(&self, mem: &mut [i32], entry: usize) -> StepResult {
         let code = &self.code[..];
-        let mut pc = 0usize;
+        let mut pc = entry;
         let mut output: Option<u16> = None;
-        let mut budget = if self.has_loops { STEP_BUDGET } else { u64::MAX };
+        let mut budget = if self.has_loops {
+            STEP_BUDGET
+        } else {
+            u64::MAX
+        };
         macro_rules! m {
             ($a:expr) => {
                 // SAFETY-free indexing: the compiler checks every address
@@ -226,14 +246,24 @@ impl Machine {
                 Op::Neg { dst, a } => m!(dst) = m!(a).wrapping_neg(),
                 Op::Not { dst, a } => m!(dst) = (m!(a) == 0) as i32,
                 Op::BitNot { dst, a } => m!(dst) = !m!(a),
-                Op::Load { dst, base, len, idx } => {
+                Op::Load {
+                    dst,
+                    base,
+                    len,
+                    idx,
+                } => {
                     let i = m!(idx);
                     if i < 0 || i as u32 >= len {
                         return Err(Fault::IndexOutOfBounds);
                     }
                     m!(dst) = m!(base + i as u32)
                 }
-                Op::Store { base, len, idx, src } => {
+                Op::Store {
+                    base,
+                    len,
+                    idx,
+                    src,
+                } => {
                     let i = m!(idx);
                     if i < 0 || i as u32 >= len {
                         return Err(Fault::IndexOutOfBounds);

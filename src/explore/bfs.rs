@@ -185,7 +185,7 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             depth += 1;
             level_end = store.len();
         }
-        if expanded % 4096 == 0 {
+        if expanded.is_multiple_of(4096) {
             if let Some(reason) = check_limits(limits, &store, start) {
                 stopped = Some(reason);
                 break;
@@ -209,7 +209,11 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             transitions += 1;
             let (target, outcome) = match m.step(&mut scratch, &cur, i, &mut next) {
                 Err(fault) => {
-                    faults.push(FaultAt { state: s, input: i, fault });
+                    faults.push(FaultAt {
+                        state: s,
+                        input: i,
+                        fault,
+                    });
                     (NO_STATE, Outcome::Blocked)
                 }
                 Ok(o @ Outcome::Error(n)) => {
