@@ -63,7 +63,11 @@ fn check_reach(dir: &Path, program: &str, extra: &[&str]) -> (usize, usize) {
         }
     }
     if r["complete"].as_bool() == Some(true) {
-        assert_eq!(decided, expected.len(), "{program}: complete but not all decided");
+        assert_eq!(
+            decided,
+            expected.len(),
+            "{program}: complete but not all decided"
+        );
     }
     (decided, expected.len())
 }
@@ -97,7 +101,9 @@ fn reach_large_java_problems_never_wrong_within_limits() {
 fn pairs(dir: &Path, folders: &[&str]) -> Vec<(std::path::PathBuf, std::path::PathBuf)> {
     let mut out = Vec::new();
     for f in folders {
-        let Ok(entries) = std::fs::read_dir(dir.join(f)) else { continue };
+        let Ok(entries) = std::fs::read_dir(dir.join(f)) else {
+            continue;
+        };
         let mut subs: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         subs.sort();
         for sub in subs {
@@ -117,17 +123,32 @@ fn compare_small_c_java_pairs_are_equivalent() {
     let Some(dir) = rers_dir() else { return };
     let all = pairs(
         &dir,
-        &["2017/seq-ltl", "2017/seq-reach", "2019/training-seq-ltl", "2019/seq-ltl"],
+        &[
+            "2017/seq-ltl",
+            "2017/seq-reach",
+            "2019/training-seq-ltl",
+            "2019/seq-ltl",
+        ],
     );
-    assert!(all.len() >= 10, "expected the C/Java pairs, found {}", all.len());
+    assert!(
+        all.len() >= 10,
+        "expected the C/Java pairs, found {}",
+        all.len()
+    );
     let limits = Limits {
         max_states: Some(20_000),
         ..Limits::default()
     };
     let mut proved = 0;
     for (c, j) in &all {
-        let r = compare(&machine(c), &machine(j), &c.to_string_lossy(), &j.to_string_lossy(), &limits)
-            .expect("replay");
+        let r = compare(
+            &machine(c),
+            &machine(j),
+            &c.to_string_lossy(),
+            &j.to_string_lossy(),
+            &limits,
+        )
+        .expect("replay");
         eprintln!("{}: {:?} ({} pairs)", j.display(), r.verdict, r.pairs);
         match r.verdict {
             Verdict::Equivalent => {
@@ -155,8 +176,14 @@ fn compare_2019_challenge_reach_pairs_differ() {
         ..Limits::default()
     };
     for (c, j) in &all {
-        let r = compare(&machine(c), &machine(j), &c.to_string_lossy(), &j.to_string_lossy(), &limits)
-            .expect("the distinguishing sequence replays");
+        let r = compare(
+            &machine(c),
+            &machine(j),
+            &c.to_string_lossy(),
+            &j.to_string_lossy(),
+            &limits,
+        )
+        .expect("the distinguishing sequence replays");
         eprintln!("{}: {:?}", j.display(), r.verdict);
         assert!(
             matches!(r.verdict, Verdict::Different { .. }),
@@ -190,15 +217,30 @@ fn compare_finds_a_planted_mutation() {
         .arg(&mj)
         .output()
         .expect("run rigor compare");
-    assert_eq!(out.status.code(), Some(3), "exit 3 = different: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "exit 3 = different: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(r["verdict"], "different");
     assert_eq!(r["a"]["Output"], "Y");
     assert_eq!(r["b"]["Output"], "Z");
     assert!(!r["inputs"].as_array().unwrap().is_empty());
     // And the unmutated pair is equivalent (exit 0).
-    let out = Command::new(rigor_bin()).args(["compare", "--quiet"]).arg(&c).arg(&j).output().expect("run");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = Command::new(rigor_bin())
+        .args(["compare", "--quiet"])
+        .arg(&c)
+        .arg(&j)
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("equivalent"));
 }
 
@@ -215,7 +257,10 @@ fn compare_incomplete_is_not_equivalent() {
         .expect("run");
     assert_eq!(out.status.code(), Some(4), "exit 4 = unknown");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("unknown") && text.contains("NOT proved equivalent"), "{text}");
+    assert!(
+        text.starts_with("unknown") && text.contains("NOT proved equivalent"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -224,7 +269,11 @@ fn industrial_programs_all_parse_and_compile() {
     let mut n = 0;
     for cat in ["arithmetic", "data-structures"] {
         let base = dir.join("2019/industrial-reach").join(cat);
-        let mut subs: Vec<_> = std::fs::read_dir(&base).expect("folder").flatten().map(|e| e.path()).collect();
+        let mut subs: Vec<_> = std::fs::read_dir(&base)
+            .expect("folder")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
         subs.sort();
         for sub in subs {
             let name = sub.file_name().unwrap().to_string_lossy().to_string();
@@ -240,7 +289,10 @@ fn industrial_programs_all_parse_and_compile() {
 fn industrial_reach_stops_cleanly_at_limits() {
     let Some(dir) = rers_dir() else { return };
     // m135 completes quickly; m158 does not: both must give a clean report.
-    for p in ["arithmetic/m135/m135_Reach.java", "arithmetic/m158/m158_Reach.java"] {
+    for p in [
+        "arithmetic/m135/m135_Reach.java",
+        "arithmetic/m158/m158_Reach.java",
+    ] {
         let r = reach_json(
             &dir.join("2019/industrial-reach").join(p),
             &["--max-states", "50000", "--timeout", "60"],
@@ -248,7 +300,10 @@ fn industrial_reach_stops_cleanly_at_limits() {
         let complete = r["complete"].as_bool().unwrap();
         for v in r["verdicts"].as_array().unwrap() {
             if v["verdict"] == false {
-                assert!(complete, "{p}: unreachable claimed on an incomplete exploration");
+                assert!(
+                    complete,
+                    "{p}: unreachable claimed on an incomplete exploration"
+                );
             }
             if v["verdict"] == true {
                 assert!(v["witness"].as_array().is_some_and(|w| !w.is_empty()));
@@ -266,15 +321,29 @@ fn unsupported_java_is_a_located_error() {
         "public class Bad {\n    private String[] inputs = {\"A\"};\n    public int x = 0;\n    public void calculateOutput(String input) {\n        for (int i = 0; i < 2; i++) { x++; }\n        System.out.println(\"Y\");\n    }\n}\n",
     )
     .expect("write");
-    let out = Command::new(rigor_bin()).arg("reach").arg(&p).output().expect("run");
+    let out = Command::new(rigor_bin())
+        .arg("reach")
+        .arg(&p)
+        .output()
+        .expect("run");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("Bad.java:5:9: unsupported Java construct: for loop"), "{err}");
+    assert!(
+        err.contains("Bad.java:5:9: unsupported Java construct: for loop"),
+        "{err}"
+    );
 
     std::fs::write(&p, "public class Bad {\n    public void calculateOutput(String input) {\n        x = ;\n    }\n}\n")
         .expect("write");
-    let out = Command::new(rigor_bin()).arg("reach").arg(&p).output().expect("run");
+    let out = Command::new(rigor_bin())
+        .arg("reach")
+        .arg(&p)
+        .output()
+        .expect("run");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("Bad.java:3:") && err.contains("syntax error"), "{err}");
+    assert!(
+        err.contains("Bad.java:3:") && err.contains("syntax error"),
+        "{err}"
+    );
 }

@@ -57,7 +57,10 @@ impl Observed {
 
     /// Whether the run goes on after this step.
     fn goes_on(&self) -> bool {
-        matches!(self, Observed::Output(_) | Observed::Silent | Observed::Invalid)
+        matches!(
+            self,
+            Observed::Output(_) | Observed::Silent | Observed::Invalid
+        )
     }
 }
 
@@ -212,7 +215,7 @@ pub fn compare(
             level_end = store.len();
         }
         let at_max = limits.max_states.is_some_and(|m| store.len() as u64 >= m);
-        if at_max || expanded % 4096 == 0 {
+        if at_max || expanded.is_multiple_of(4096) {
             if let Some(r) = over_limits(limits, &store, start) {
                 report.stopped = Some(r);
                 break;
@@ -268,7 +271,9 @@ pub fn compare(
         p.push(i);
         let names: Vec<&str> = p.iter().map(|&k| a.input_names[k].as_str()).collect();
         let prog = if side == 'a' { name_a } else { name_b };
-        report.faults.push(format!("{prog}: [{}]: {f}", names.join(", ")));
+        report
+            .faults
+            .push(format!("{prog}: [{}]: {f}", names.join(", ")));
     }
     report.verdict = match difference {
         Some((s, i, oa, ob)) => {
@@ -299,25 +304,26 @@ fn confirm(
     oa: &Observed,
     ob: &Observed,
 ) -> Result<(), ReplayMismatch> {
-    let run = |m: &Machine, map: &dyn Fn(usize) -> usize| -> Result<Vec<Observed>, ReplayMismatch> {
-        let mut sc = m.scratch();
-        let mut cur = m.initial_state();
-        let mut next = cur.clone();
-        let mut seen = Vec::new();
-        for &i in inputs {
-            let o = m
-                .step(&mut sc, &cur, map(i), &mut next)
-                .map_err(|f| ReplayMismatch(format!("fault on replay: {f}")))?;
-            let o = Observed::of(m, o);
-            let goes_on = o.goes_on();
-            seen.push(o);
-            if !goes_on {
-                break;
+    let run =
+        |m: &Machine, map: &dyn Fn(usize) -> usize| -> Result<Vec<Observed>, ReplayMismatch> {
+            let mut sc = m.scratch();
+            let mut cur = m.initial_state();
+            let mut next = cur.clone();
+            let mut seen = Vec::new();
+            for &i in inputs {
+                let o = m
+                    .step(&mut sc, &cur, map(i), &mut next)
+                    .map_err(|f| ReplayMismatch(format!("fault on replay: {f}")))?;
+                let o = Observed::of(m, o);
+                let goes_on = o.goes_on();
+                seen.push(o);
+                if !goes_on {
+                    break;
+                }
+                std::mem::swap(&mut cur, &mut next);
             }
-            std::mem::swap(&mut cur, &mut next);
-        }
-        Ok(seen)
-    };
+            Ok(seen)
+        };
     let ra = run(a, &|i| i)?;
     let rb = run(b, &|i| to_b[i])?;
     let n = inputs.len();
@@ -349,8 +355,18 @@ fn notes(a: &Machine, b: &Machine) -> Vec<String> {
         ));
     }
     if a.error_labels != b.error_labels {
-        let la: Vec<u32> = a.error_labels.iter().copied().filter(|l| !b.error_labels.contains(l)).collect();
-        let lb: Vec<u32> = b.error_labels.iter().copied().filter(|l| !a.error_labels.contains(l)).collect();
+        let la: Vec<u32> = a
+            .error_labels
+            .iter()
+            .copied()
+            .filter(|l| !b.error_labels.contains(l))
+            .collect();
+        let lb: Vec<u32> = b
+            .error_labels
+            .iter()
+            .copied()
+            .filter(|l| !a.error_labels.contains(l))
+            .collect();
         out.push(format!(
             "error labels differ: only in the first {la:?}, only in the second {lb:?}"
         ));

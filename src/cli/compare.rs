@@ -39,7 +39,11 @@ pub fn exit_code(v: &Verdict) -> i32 {
 }
 
 /// Loads, compiles and compares two programs.
-pub fn solve(a: &str, b: &str, limits: &LimitArgs) -> Result<CompareReport, Box<dyn std::error::Error>> {
+pub fn solve(
+    a: &str,
+    b: &str,
+    limits: &LimitArgs,
+) -> Result<CompareReport, Box<dyn std::error::Error>> {
     let ma = Machine::compile(&frontend::load(a)?)?;
     let mb = Machine::compile(&frontend::load(b)?)?;
     Ok(compare(&ma, &mb, a, b, &limits.limits())?)

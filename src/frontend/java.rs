@@ -26,7 +26,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use tree_sitter::{Node, Parser};
 
 use crate::error::{Error, Result};
-use crate::ir::{self, ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, LocalId, Loc};
+use crate::ir::{self, ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Loc, LocalId};
 use crate::ir::{Place, ScalarTy, StepReturn, Stmt, UnOp};
 
 /// Stack size for the lowering thread: generated code nests deeply.
@@ -35,7 +35,10 @@ const LOWER_STACK: usize = 1 << 30;
 /// Parses and lowers the Java program `text` read from `path`.
 pub fn parse_java(path: &str, text: &str) -> Result<ir::Program> {
     if text.trim().is_empty() {
-        return Err(Error::file(path, "empty file, expected a RERS Java program"));
+        return Err(Error::file(
+            path,
+            "empty file, expected a RERS Java program",
+        ));
     }
     let path_owned = path.to_string();
     let text_owned = text.to_string();
@@ -43,9 +46,12 @@ pub fn parse_java(path: &str, text: &str) -> Result<ir::Program> {
         .stack_size(LOWER_STACK)
         .spawn(move || parse_on_this_thread(&path_owned, &text_owned))
         .map_err(|e| Error::file(path, format!("cannot start parser thread: {e}")))?;
-    handle
-        .join()
-        .unwrap_or_else(|_| Err(Error::file(path, "internal error: the Java front end panicked")))
+    handle.join().unwrap_or_else(|_| {
+        Err(Error::file(
+            path,
+            "internal error: the Java front end panicked",
+        ))
+    })
 }
 
 fn parse_on_this_thread(path: &str, text: &str) -> Result<ir::Program> {
@@ -202,7 +208,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower(mut self, root: Node<'a>) -> Result<ir::Program> {
-        let classes: Vec<Node> = named(root).filter(|n| n.kind() == "class_declaration").collect();
+        let classes: Vec<Node> = named(root)
+            .filter(|n| n.kind() == "class_declaration")
+            .collect();
         for n in named(root) {
             match n.kind() {
                 "class_declaration" | "import_declaration" | "package_declaration" => {}
@@ -217,7 +225,8 @@ impl<'a> Lowerer<'a> {
                 c.child_by_field_name("body").is_some_and(|b| {
                     named(b).any(|m| {
                         m.kind() == "method_declaration"
-                            && m.child_by_field_name("name").map(|x| self.text(x)) == Some("calculateOutput")
+                            && m.child_by_field_name("name").map(|x| self.text(x))
+                                == Some("calculateOutput")
                     })
                 })
             })
@@ -366,7 +375,8 @@ impl<'a> Lowerer<'a> {
                         None => match ty {
                             Ty::Str => {
                                 // A null String: rigor has no null.
-                                let what = "String field without an initial value (null)".to_string();
+                                let what =
+                                    "String field without an initial value (null)".to_string();
                                 self.fields.insert(name, Field::Unsupported(loc, what));
                                 continue;
                             }
@@ -424,13 +434,24 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             };
-            let g = self.push_global(name.clone(), kind, constant && !matches!(ty, Ty::Array(_)), loc);
+            let g = self.push_global(
+                name.clone(),
+                kind,
+                constant && !matches!(ty, Ty::Array(_)),
+                loc,
+            );
             self.fields.insert(name, Field::Global(g, ty));
         }
         Ok(())
     }
 
-    fn push_global(&mut self, name: String, kind: GlobalKind, constant: bool, loc: Loc) -> GlobalId {
+    fn push_global(
+        &mut self,
+        name: String,
+        kind: GlobalKind,
+        constant: bool,
+        loc: Loc,
+    ) -> GlobalId {
         let id = GlobalId(self.globals.len() as u32);
         self.globals.push(ir::Global {
             name,
@@ -470,7 +491,10 @@ impl<'a> Lowerer<'a> {
     fn const_init(&mut self, v: Node<'a>, ty: Ty) -> Result<i32> {
         let (e, t) = self.const_expr(v)?;
         if t != ty {
-            return self.err(v, format!("initial value of type {}, expected {}", t.name(), ty.name()));
+            return self.err(
+                v,
+                format!("initial value of type {}, expected {}", t.name(), ty.name()),
+            );
         }
         Ok(e)
     }
@@ -487,7 +511,10 @@ impl<'a> Lowerer<'a> {
                     GlobalKind::Scalar { init, .. } => Ok((*init, *t)),
                     _ => self.unsupported(v, "array used as a value in an initialiser"),
                 },
-                _ => self.err(v, format!("unknown field `{}` in an initialiser", self.text(v))),
+                _ => self.err(
+                    v,
+                    format!("unknown field `{}` in an initialiser", self.text(v)),
+                ),
             },
             _ => {
                 // Literals and operators: lower as an expression, then fold.
@@ -513,7 +540,11 @@ impl<'a> Lowerer<'a> {
     /// The text of a string literal, with the simple escapes decoded.
     fn string_value(&self, n: Node) -> Result<String> {
         let raw = self.text(n);
-        if raw.starts_with("\"\"\"") || !raw.starts_with('"') || !raw.ends_with('"') || raw.len() < 2 {
+        if raw.starts_with("\"\"\"")
+            || !raw.starts_with('"')
+            || !raw.ends_with('"')
+            || raw.len() < 2
+        {
             return self.unsupported(n, "text block or malformed string literal");
         }
         let inner = &raw[1..raw.len() - 1];
@@ -566,7 +597,12 @@ impl<'a> Lowerer<'a> {
             "void_type" => None,
             _ => match self.type_of(ret_node) {
                 Some(t @ (Ty::Int | Ty::Bool | Ty::Str)) => Some(t),
-                _ => return self.unsupported(ret_node, &format!("method returning `{}`", self.text(ret_node))),
+                _ => {
+                    return self.unsupported(
+                        ret_node,
+                        &format!("method returning `{}`", self.text(ret_node)),
+                    )
+                }
             },
         };
         let mut scope = Scope::new();
@@ -656,8 +692,12 @@ impl<'a> Lowerer<'a> {
                         self.expect_ty(e, t, want)?;
                         Some(v)
                     }
-                    (None, Some(_)) => return self.err(s, "`return` without a value in a method that returns one"),
-                    (Some(e), None) => return self.err(e, "`return` with a value in a void method"),
+                    (None, Some(_)) => {
+                        return self.err(s, "`return` without a value in a method that returns one")
+                    }
+                    (Some(e), None) => {
+                        return self.err(e, "`return` with a value in a void method")
+                    }
                 };
                 out.push(Stmt::Return(v));
             }
@@ -667,7 +707,10 @@ impl<'a> Lowerer<'a> {
                     && e.child_by_field_name("type").map(|t| self.text(t))
                         == Some("IllegalArgumentException");
                 if !is_iae {
-                    return self.unsupported(s, "throw of anything but `new IllegalArgumentException(...)`");
+                    return self.unsupported(
+                        s,
+                        "throw of anything but `new IllegalArgumentException(...)`",
+                    );
                 }
                 out.push(Stmt::Invalid);
             }
@@ -713,7 +756,14 @@ impl<'a> Lowerer<'a> {
         if got == want {
             Ok(())
         } else {
-            self.err(n, format!("expected a value of type {}, found {}", want.name(), got.name()))
+            self.err(
+                n,
+                format!(
+                    "expected a value of type {}, found {}",
+                    want.name(),
+                    got.name()
+                ),
+            )
         }
     }
 
@@ -721,7 +771,12 @@ impl<'a> Lowerer<'a> {
         let ty_node = self.field_of(d, "type")?;
         let ty = match self.type_of(ty_node) {
             Some(t @ (Ty::Int | Ty::Bool | Ty::Str)) => t,
-            _ => return self.unsupported(ty_node, &format!("local variable of type `{}`", self.text(ty_node))),
+            _ => {
+                return self.unsupported(
+                    ty_node,
+                    &format!("local variable of type `{}`", self.text(ty_node)),
+                )
+            }
         };
         let mut c = d.walk();
         let declarators: Vec<Node> = d.children_by_field_name("declarator", &mut c).collect();
@@ -740,7 +795,10 @@ impl<'a> Lowerer<'a> {
             };
             let id = LocalId(self.local_names.len() as u32);
             self.local_names.push(name.clone());
-            self.scopes.last_mut().expect("a scope is open").insert(name, (id, ty));
+            self.scopes
+                .last_mut()
+                .expect("a scope is open")
+                .insert(name, (id, ty));
             out.push(Stmt::Assign(Place::Local(id), value, self.loc(decl)));
         }
         Ok(())
@@ -767,7 +825,10 @@ impl<'a> Lowerer<'a> {
                     let (op, want) = match (op, pty) {
                         (BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor, Ty::Bool) => (op, Ty::Bool),
                         (_, Ty::Int) => (op, Ty::Int),
-                        _ => return self.unsupported(op_node, &format!("`{op_text}` on a {}", pty.name())),
+                        _ => {
+                            return self
+                                .unsupported(op_node, &format!("`{op_text}` on a {}", pty.name()))
+                        }
                     };
                     self.expect_ty(right, rty, want)?;
                     Expr::Binary(op, Box::new(place_value(&place)), Box::new(rhs))
@@ -784,7 +845,11 @@ impl<'a> Lowerer<'a> {
                 let target = self.only_child(e)?;
                 let (place, ty) = self.place(target)?;
                 self.expect_ty(target, ty, Ty::Int)?;
-                let value = Expr::Binary(delta, Box::new(place_value(&place)), Box::new(Expr::Const(1)));
+                let value = Expr::Binary(
+                    delta,
+                    Box::new(place_value(&place)),
+                    Box::new(Expr::Const(1)),
+                );
                 out.push(Stmt::Assign(place, value, loc));
             }
             "method_invocation" => self.call_statement(e, out)?,
@@ -803,13 +868,20 @@ impl<'a> Lowerer<'a> {
             (Some("System.out"), "println") => {
                 let s = match args.as_slice() {
                     [a] if a.kind() == "string_literal" => self.string_value(*a)?,
-                    _ => return self.unsupported(call, "System.out.println of anything but one string literal"),
+                    _ => {
+                        return self.unsupported(
+                            call,
+                            "System.out.println of anything but one string literal",
+                        )
+                    }
                 };
                 let id = ir::intern(&mut self.strings, &s);
                 self.outputs.insert(s);
                 out.push(Stmt::Output(Expr::Const(id), loc));
             }
-            (Some("Errors") | None, "__VERIFIER_error") if object.is_some() || !self.methods.contains_key(name) => {
+            (Some("Errors") | None, "__VERIFIER_error")
+                if object.is_some() || !self.methods.contains_key(name) =>
+            {
                 let n = match args.as_slice() {
                     [a] => match self.expr(*a)? {
                         (e, Ty::Int) => fold(&e),
@@ -819,7 +891,9 @@ impl<'a> Lowerer<'a> {
                 };
                 let n = match n {
                     Some(n) if n >= 0 => n as u32,
-                    _ => return self.unsupported(call, "__VERIFIER_error with a non-constant label"),
+                    _ => {
+                        return self.unsupported(call, "__VERIFIER_error with a non-constant label")
+                    }
                 };
                 self.error_labels.insert(n);
                 out.push(Stmt::Error(n));
@@ -834,7 +908,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A call of a method of the class: its id and lowered arguments.
-    fn user_call(&mut self, call: Node<'a>, name: &str, args: &[Node<'a>]) -> Result<(FuncId, Vec<Expr>)> {
+    fn user_call(
+        &mut self,
+        call: Node<'a>,
+        name: &str,
+        args: &[Node<'a>],
+    ) -> Result<(FuncId, Vec<Expr>)> {
         if name == "calculateOutput" || name == "main" {
             return self.unsupported(call, &format!("call of `{name}` from the step"));
         }
@@ -843,7 +922,11 @@ impl<'a> Lowerer<'a> {
         if params.len() != args.len() {
             return self.err(
                 call,
-                format!("call with {} arguments, `{name}` takes {}", args.len(), params.len()),
+                format!(
+                    "call with {} arguments, `{name}` takes {}",
+                    args.len(),
+                    params.len()
+                ),
             );
         }
         let mut lowered = Vec::new();
@@ -943,12 +1026,13 @@ impl<'a> Lowerer<'a> {
     fn expr(&mut self, n: Node<'a>) -> Result<(Expr, Ty)> {
         match n.kind() {
             "parenthesized_expression" => self.expr(self.only_child(n)?),
-            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
-                match int_literal(self.text(n), false) {
-                    Some(v) => Ok((Expr::Const(v), Ty::Int)),
-                    None => self.unsupported(n, "integer literal that is not a 32-bit int"),
-                }
-            }
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal" => match int_literal(self.text(n), false) {
+                Some(v) => Ok((Expr::Const(v), Ty::Int)),
+                None => self.unsupported(n, "integer literal that is not a 32-bit int"),
+            },
             "true" => Ok((Expr::Const(1), Ty::Bool)),
             "false" => Ok((Expr::Const(0), Ty::Bool)),
             "string_literal" => {
@@ -1018,7 +1102,10 @@ impl<'a> Lowerer<'a> {
                 let ty = match op {
                     BinOp::Eq | BinOp::Ne => {
                         if lt != rt || matches!(lt, Ty::Array(_)) {
-                            return self.unsupported(n, &format!("`{op_text}` between {} and {}", lt.name(), rt.name()));
+                            return self.unsupported(
+                                n,
+                                &format!("`{op_text}` between {} and {}", lt.name(), rt.name()),
+                            );
                         }
                         Ty::Bool
                     }
@@ -1079,7 +1166,10 @@ impl<'a> Lowerer<'a> {
                         let (l, lt) = self.expr(o)?;
                         let (r, rt) = self.expr(*a)?;
                         if lt != Ty::Str || rt != Ty::Str {
-                            return self.unsupported(n, &format!("`equals` between {} and {}", lt.name(), rt.name()));
+                            return self.unsupported(
+                                n,
+                                &format!("`equals` between {} and {}", lt.name(), rt.name()),
+                            );
                         }
                         Ok((Expr::Binary(BinOp::Eq, Box::new(l), Box::new(r)), Ty::Bool))
                     }
@@ -1095,7 +1185,9 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
-            "assignment_expression" | "update_expression" => self.unsupported(n, "assignment inside an expression"),
+            "assignment_expression" | "update_expression" => {
+                self.unsupported(n, "assignment inside an expression")
+            }
             "object_creation_expression" | "array_creation_expression" => {
                 self.unsupported(n, "object creation (`new`)")
             }
@@ -1191,7 +1283,14 @@ fn compound_op(op: &str) -> Option<BinOp> {
     binop(op.strip_suffix('=')?).filter(|o| {
         !matches!(
             o,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::LogAnd | BinOp::LogOr
+            BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::LogAnd
+                | BinOp::LogOr
         )
     })
 }
@@ -1334,7 +1433,10 @@ public class T {
             ("        switch (x) { default: x = 1; }", "switch"),
             ("        String t = \"a\" + input;", "string concatenation"),
             ("        x = x >>> 1;", "operator `>>>`"),
-            ("        Object o = null;", "local variable of type `Object`"),
+            (
+                "        Object o = null;",
+                "local variable of type `Object`",
+            ),
             ("        x = (x = 2);", "assignment inside an expression"),
             ("        throw new RuntimeException(\"no\");", "throw"),
             ("        input.length();", "input.length"),
@@ -1355,7 +1457,10 @@ public class T {
 
     #[test]
     fn unsupported_field_only_matters_when_used() {
-        let ok = wrap("").replace("public int x = 0;", "public java.util.List<Integer> l = null;");
+        let ok = wrap("").replace(
+            "public int x = 0;",
+            "public java.util.List<Integer> l = null;",
+        );
         lower(&ok).expect("an unused field of another type is ignored");
         let bad = wrap("        l = null;").replace("public int x = 0;", "public Object l = null;");
         let e = error_of(&bad);
