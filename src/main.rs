@@ -25,6 +25,8 @@ enum Command {
     Export(cli::export::Args),
     /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
     Ctl(cli::ctl::Args),
+    /// Compare two programs' input/output behaviour (e.g. C against Java).
+    Compare(cli::compare::Args),
     /// Confirms reachability witnesses on the gcc-compiled original program.
     Validate(cli::validate::Args),
     /// Solves every problem of a RERS folder and writes the answer CSVs.
@@ -45,6 +47,7 @@ fn main() {
         Command::Replay(a) => cli::replay::run(&a),
         Command::Export(a) => cli::export::run(&a),
         Command::Ctl(a) => cli::ctl::run(&a),
+        Command::Compare(a) => cli::compare::run(&a),
         Command::Validate(a) => cli::validate::run(&a),
         Command::Solve(a) => cli::solve::run(&a),
         Command::Score(a) => cli::score::run(&a),

@@ -1,4 +1,5 @@
 //! Property checkers over explored programs.
 
+pub mod compare;
 pub mod reach;
 pub mod validate;

@@ -1,6 +1,7 @@
 //! Subcommands of the `rigor` binary: each module has a clap `Args` struct
 //! and `run(&Args) -> Result<i32, Box<dyn Error>>` returning the exit code.
 
+pub mod compare;
 pub mod consensus;
 pub mod ctl;
 pub mod export;

@@ -1,6 +1,7 @@
 //! Front ends: read a RERS program (C or Java) into the [`crate::ir`].
 
 pub mod c;
+pub mod java;
 
 use crate::error::{read_text, Error, Result};
 use crate::ir::Program;
@@ -16,6 +17,10 @@ pub fn load(path: &str) -> Result<Program> {
         "c" => {
             let text = read_text(path)?;
             c::parse_c(path, &text)
+        }
+        "java" => {
+            let text = read_text(path)?;
+            java::parse_java(path, &text)
         }
         _ => Err(Error::file(
             path,

@@ -1,0 +1,102 @@
+//! `rigor compare A B`: are two programs (e.g. the C and Java versions of one
+//! problem) the same input/output transition system?
+//!
+//! Exit status: 0 equivalent (proved), 3 different (a shortest
+//! distinguishing input sequence is printed), 4 unknown (a limit or an
+//! engine fault stopped the search before it was complete), 5 the input
+//! alphabets differ.
+
+use std::io::Write;
+
+use super::limits::LimitArgs;
+use super::CliResult;
+use crate::check::compare::{compare, CompareReport, Verdict};
+use crate::engine::Machine;
+use crate::frontend;
+
+/// Arguments of `rigor compare`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The first program (.c or .java).
+    pub a: String,
+    /// The second program (.c or .java).
+    pub b: String,
+    /// Print a JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Exit status for a verdict.
+pub fn exit_code(v: &Verdict) -> i32 {
+    match v {
+        Verdict::Equivalent => 0,
+        Verdict::Different { .. } => 3,
+        Verdict::Unknown => 4,
+        Verdict::AlphabetsDiffer { .. } => 5,
+    }
+}
+
+/// Loads, compiles and compares two programs.
+pub fn solve(
+    a: &str,
+    b: &str,
+    limits: &LimitArgs,
+) -> Result<CompareReport, Box<dyn std::error::Error>> {
+    let ma = Machine::compile(&frontend::load(a)?)?;
+    let mb = Machine::compile(&frontend::load(b)?)?;
+    Ok(compare(&ma, &mb, a, b, &limits.limits())?)
+}
+
+/// The text form of a report.
+pub fn text(r: &CompareReport) -> String {
+    let mut s = match &r.verdict {
+        Verdict::Equivalent => format!(
+            "equivalent: {} state pairs, {} transitions, exploration complete\n",
+            r.pairs, r.transitions
+        ),
+        Verdict::Different { inputs, a, b } => format!(
+            "different after {} input(s): [{}]\n  {}: {a}\n  {}: {b}\n",
+            inputs.len(),
+            inputs.join(", "),
+            r.program_a,
+            r.program_b
+        ),
+        Verdict::AlphabetsDiffer { only_a, only_b } => format!(
+            "input alphabets differ: only in {}: [{}]; only in {}: [{}]\n",
+            r.program_a,
+            only_a.join(", "),
+            r.program_b,
+            only_b.join(", ")
+        ),
+        Verdict::Unknown => format!(
+            "unknown: no difference in {} state pairs expanded ({} discovered), but the search is incomplete{}; NOT proved equivalent\n",
+            r.expanded,
+            r.pairs,
+            r.stopped
+                .as_ref()
+                .map(|s| format!(" (stopped: {s:?})"))
+                .unwrap_or_else(|| " (engine faults)".to_string())
+        ),
+    };
+    for f in &r.faults {
+        s.push_str(&format!("fault: {f}\n"));
+    }
+    for n in &r.notes {
+        s.push_str(&format!("note: {n}\n"));
+    }
+    s
+}
+
+/// Runs `rigor compare`.
+pub fn run(args: &Args) -> CliResult {
+    let r = solve(&args.a, &args.b, &args.limits)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+    } else {
+        write!(out, "{}", text(&r))?;
+    }
+    Ok(exit_code(&r.verdict))
+}
