@@ -58,7 +58,11 @@ pub fn run(args: &Args) -> CliResult {
         match super::reach::solve(&program, &args.limits) {
             Ok(r) => {
                 let (reachable, unreachable, unknown) = r.counts();
-                let stem = format!("Problem{}", p.name);
+                let stem = if p.name.chars().all(|c| c.is_ascii_digit()) {
+                    format!("Problem{}", p.name)
+                } else {
+                    p.name.clone()
+                };
                 write_file(
                     &out_dir.join(format!("{stem}-reach.csv")),
                     &super::reach::csv(&r),
