@@ -227,6 +227,9 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
                     (NO_STATE, o)
                 }
                 Ok(Outcome::Blocked) => (NO_STATE, Outcome::Blocked),
+                // Invalid inputs (and some rules) leave the state as it
+                // was: no lookup needed.
+                Ok(o) if next == cur => (s, o),
                 Ok(o) => {
                     let (id, new) = store.insert(&next);
                     if new {
