@@ -11,3 +11,4 @@ pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod ltl;

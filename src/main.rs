@@ -19,6 +19,8 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// LTL properties: RERS CSV `problem,property,true|false`.
+    Ltl(cli::ltl::Args),
 }
 
 fn main() {
@@ -26,6 +28,7 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Ltl(a) => cli::ltl::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

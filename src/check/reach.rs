@@ -61,8 +61,16 @@ pub struct ReachReport {
 impl ReachReport {
     /// Number of labels with each verdict: (reachable, unreachable, unknown).
     pub fn counts(&self) -> (usize, usize, usize) {
-        let r = self.verdicts.iter().filter(|v| v.verdict == Some(true)).count();
-        let u = self.verdicts.iter().filter(|v| v.verdict == Some(false)).count();
+        let r = self
+            .verdicts
+            .iter()
+            .filter(|v| v.verdict == Some(true))
+            .count();
+        let u = self
+            .verdicts
+            .iter()
+            .filter(|v| v.verdict == Some(false))
+            .count();
         (r, u, self.verdicts.len() - r - u)
     }
 }
@@ -90,8 +98,13 @@ pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
         if i >= m.n_inputs() {
             return Err(ReplayError::BadInput(i));
         }
-        last = m.step(&mut scratch, &cur, i, &mut next).map_err(ReplayError::Fault)?;
-        let goes_on = matches!(last, Outcome::Output(_) | Outcome::Silent | Outcome::Invalid);
+        last = m
+            .step(&mut scratch, &cur, i, &mut next)
+            .map_err(ReplayError::Fault)?;
+        let goes_on = matches!(
+            last,
+            Outcome::Output(_) | Outcome::Silent | Outcome::Invalid
+        );
         if !goes_on && k + 1 < inputs.len() {
             return Err(ReplayError::StoppedEarly {
                 at: k,
@@ -173,7 +186,12 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
             .faults
             .iter()
             .take(5)
-            .map(|f| format!("state {} input {}: {}", f.state, m.input_names[f.input], f.fault))
+            .map(|f| {
+                format!(
+                    "state {} input {}: {}",
+                    f.state, m.input_names[f.input], f.fault
+                )
+            })
             .collect(),
         seconds: secs(ex.elapsed),
         peak_memory: crate::explore::bfs::peak_resident_bytes(),

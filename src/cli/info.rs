@@ -15,11 +15,20 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let p = frontend::load(&args.program)?;
     let m = Machine::compile(&p)?;
-    let names = |v: &[crate::ir::Symbol]| v.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(" ");
+    let names = |v: &[crate::ir::Symbol]| {
+        v.iter()
+            .map(|s| s.name.clone())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     println!("program      {}", p.source);
     println!("problem      {}", crate::ir::problem_name(&p.source));
     println!("language     {:?}", p.language);
-    println!("step         {} ({:?})", p.function(p.step).name, p.step_return);
+    println!(
+        "step         {} ({:?})",
+        p.function(p.step).name,
+        p.step_return
+    );
     println!("inputs       {} ({})", p.inputs.len(), names(&p.inputs));
     println!("outputs      {} ({})", p.outputs.len(), names(&p.outputs));
     println!("globals      {}", p.globals.len());

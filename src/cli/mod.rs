@@ -3,6 +3,7 @@
 
 pub mod info;
 pub mod limits;
+pub mod ltl;
 pub mod reach;
 
 /// The error type subcommands return.

@@ -27,7 +27,12 @@ pub struct Args {
 pub fn solve(program: &str, limits: &LimitArgs) -> Result<ReachReport, crate::error::Error> {
     let p = frontend::load(program)?;
     let m = Machine::compile(&p)?;
-    Ok(reach::check(&m, program, &limits.limits(), limits.progress()))
+    Ok(reach::check(
+        &m,
+        program,
+        &limits.limits(),
+        limits.progress(),
+    ))
 }
 
 /// The RERS CSV lines of a report (unknown labels left out).

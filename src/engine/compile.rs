@@ -31,9 +31,19 @@ pub enum Op {
     /// `dst = ~a`
     BitNot { dst: u32, a: u32 },
     /// `dst = mem[base + mem[idx]]`, bounds-checked against `len`.
-    Load { dst: u32, base: u32, len: u32, idx: u32 },
+    Load {
+        dst: u32,
+        base: u32,
+        len: u32,
+        idx: u32,
+    },
     /// `mem[base + mem[idx]] = src`, bounds-checked.
-    Store { base: u32, len: u32, idx: u32, src: u32 },
+    Store {
+        base: u32,
+        len: u32,
+        idx: u32,
+        src: u32,
+    },
     /// `dst = (array named by mem[ptr])[mem[idx]]`.
     LoadPtr { dst: u32, ptr: u32, idx: u32 },
     /// `(array named by mem[ptr])[mem[idx]] = src`.
@@ -107,7 +117,10 @@ impl Op {
                 *idx = f(*idx);
                 *src = f(*src);
             }
-            Op::JEq { a, b, .. } | Op::JNe { a, b, .. } | Op::JLt { a, b, .. } | Op::JLe { a, b, .. } => {
+            Op::JEq { a, b, .. }
+            | Op::JNe { a, b, .. }
+            | Op::JLt { a, b, .. }
+            | Op::JLe { a, b, .. } => {
                 *a = f(*a);
                 *b = f(*b);
             }
@@ -189,8 +202,12 @@ pub(super) fn compile(p: &Program) -> Result<Machine> {
     let mut mem = vec![0; layout.mem_size()];
     for (i, g) in p.globals.iter().enumerate() {
         match (layout.storage[i], &g.kind) {
-            (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => mem[a as usize] = *init,
-            (Storage::State(a), crate::ir::GlobalKind::Pointer { init }) => mem[a as usize] = init.0 as i32,
+            (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => {
+                mem[a as usize] = *init
+            }
+            (Storage::State(a), crate::ir::GlobalKind::Pointer { init }) => {
+                mem[a as usize] = init.0 as i32
+            }
             (Storage::Array { base, .. }, crate::ir::GlobalKind::Array { init, .. }) => {
                 let b = layout.resolve(base) as usize;
                 mem[b..b + init.len()].copy_from_slice(init);
@@ -223,7 +240,10 @@ impl Compiler<'_> {
 
     fn emit(&mut self, op: Op) -> Result<usize> {
         if self.code.len() >= MAX_CODE {
-            return Err(Error::file(&self.p.source, "program too large after inlining"));
+            return Err(Error::file(
+                &self.p.source,
+                "program too large after inlining",
+            ));
         }
         self.code.push(op);
         Ok(self.code.len() - 1)
@@ -337,7 +357,11 @@ impl Compiler<'_> {
         while locals.len() < func.locals as usize {
             locals.push(self.layout.reg());
         }
-        let ret_value = if func.returns_value { Some(self.layout.reg()) } else { None };
+        let ret_value = if func.returns_value {
+            Some(self.layout.reg())
+        } else {
+            None
+        };
         self.frames.push(Frame {
             locals,
             ret_value,
@@ -379,8 +403,17 @@ impl Compiler<'_> {
                 let i = self.operand(idx)?;
                 let v = self.operand(e)?;
                 match self.array(*arr)? {
-                    ArrayAt::Direct { base, len } => self.emit(Op::Store { base, len, idx: i, src: v })?,
-                    ArrayAt::Pointer(ptr) => self.emit(Op::StorePtr { ptr, idx: i, src: v })?,
+                    ArrayAt::Direct { base, len } => self.emit(Op::Store {
+                        base,
+                        len,
+                        idx: i,
+                        src: v,
+                    })?,
+                    ArrayAt::Pointer(ptr) => self.emit(Op::StorePtr {
+                        ptr,
+                        idx: i,
+                        src: v,
+                    })?,
                 };
                 Ok(())
             }
@@ -437,7 +470,12 @@ impl Compiler<'_> {
             Expr::Index(arr, idx) => {
                 let i = self.operand(idx)?;
                 match self.array(*arr)? {
-                    ArrayAt::Direct { base, len } => self.emit(Op::Load { dst, base, len, idx: i })?,
+                    ArrayAt::Direct { base, len } => self.emit(Op::Load {
+                        dst,
+                        base,
+                        len,
+                        idx: i,
+                    })?,
                     ArrayAt::Pointer(ptr) => self.emit(Op::LoadPtr { dst, ptr, idx: i })?,
                 };
             }
@@ -490,7 +528,10 @@ impl Compiler<'_> {
             }
             Expr::Call(f, args) => {
                 let r = self.inline_call(*f, args)?.ok_or_else(|| {
-                    Error::file(&self.p.source, format!("`{}` returns no value", self.p.function(*f).name))
+                    Error::file(
+                        &self.p.source,
+                        format!("`{}` returns no value", self.p.function(*f).name),
+                    )
                 })?;
                 self.emit(Op::Mov { dst, src: r })?;
             }
@@ -532,7 +573,11 @@ impl Compiler<'_> {
                     self.patch(skip, h);
                 }
             }
-            Expr::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            Expr::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
                 let a = self.operand(a)?;
                 let b = self.operand(b)?;
                 // Normalise to the condition that triggers the jump.
@@ -542,15 +587,27 @@ impl Compiler<'_> {
                     BinOp::Ne => Op::JNe { a, b, target: 0 },
                     BinOp::Lt => Op::JLt { a, b, target: 0 },
                     BinOp::Le => Op::JLe { a, b, target: 0 },
-                    BinOp::Gt => Op::JLt { a: b, b: a, target: 0 },
-                    BinOp::Ge => Op::JLe { a: b, b: a, target: 0 },
+                    BinOp::Gt => Op::JLt {
+                        a: b,
+                        b: a,
+                        target: 0,
+                    },
+                    BinOp::Ge => Op::JLe {
+                        a: b,
+                        b: a,
+                        target: 0,
+                    },
                     _ => unreachable!("comparison operators only"),
                 };
                 patch.push(self.emit(op)?);
             }
             _ => {
                 let a = self.operand(c)?;
-                patch.push(self.emit(if when { Op::JNz { a, target: 0 } } else { Op::JZ { a, target: 0 } })?);
+                patch.push(self.emit(if when {
+                    Op::JNz { a, target: 0 }
+                } else {
+                    Op::JZ { a, target: 0 }
+                })?);
             }
         }
         Ok(())

@@ -158,7 +158,12 @@ impl Layout {
     }
 }
 
-fn scan_stmts(stmts: &[Stmt], written: &mut HashSet<GlobalId>, ptr_store: &mut bool, addr: &mut HashSet<GlobalId>) {
+fn scan_stmts(
+    stmts: &[Stmt],
+    written: &mut HashSet<GlobalId>,
+    ptr_store: &mut bool,
+    addr: &mut HashSet<GlobalId>,
+) {
     for s in stmts {
         match s {
             Stmt::Assign(place, e, _) => {

@@ -169,7 +169,13 @@ impl Machine {
     /// Runs one step from `state` on input number `input`; the next state is
     /// written to `next` (which for an error or a blocked step is the state
     /// at the point the step stopped, and must not be used).
-    pub fn step(&self, scratch: &mut Scratch, state: &[i32], input: usize, next: &mut [i32]) -> StepResult {
+    pub fn step(
+        &self,
+        scratch: &mut Scratch,
+        state: &[i32],
+        input: usize,
+        next: &mut [i32],
+    ) -> StepResult {
         let w = state.len();
         let mem = &mut scratch.mem;
         mem[..w].copy_from_slice(state);
@@ -192,7 +198,11 @@ impl Machine {
         let code = &self.code[..];
         let mut pc = 0usize;
         let mut output: Option<u16> = None;
-        let mut budget = if self.has_loops { STEP_BUDGET } else { u64::MAX };
+        let mut budget = if self.has_loops {
+            STEP_BUDGET
+        } else {
+            u64::MAX
+        };
         macro_rules! m {
             ($a:expr) => {
                 // SAFETY-free indexing: the compiler checks every address
@@ -226,14 +236,24 @@ impl Machine {
                 Op::Neg { dst, a } => m!(dst) = m!(a).wrapping_neg(),
                 Op::Not { dst, a } => m!(dst) = (m!(a) == 0) as i32,
                 Op::BitNot { dst, a } => m!(dst) = !m!(a),
-                Op::Load { dst, base, len, idx } => {
+                Op::Load {
+                    dst,
+                    base,
+                    len,
+                    idx,
+                } => {
                     let i = m!(idx);
                     if i < 0 || i as u32 >= len {
                         return Err(Fault::IndexOutOfBounds);
                     }
                     m!(dst) = m!(base + i as u32)
                 }
-                Op::Store { base, len, idx, src } => {
+                Op::Store {
+                    base,
+                    len,
+                    idx,
+                    src,
+                } => {
                     let i = m!(idx);
                     if i < 0 || i as u32 >= len {
                         return Err(Fault::IndexOutOfBounds);

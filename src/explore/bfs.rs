@@ -209,7 +209,11 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             transitions += 1;
             let (target, outcome) = match m.step(&mut scratch, &cur, i, &mut next) {
                 Err(fault) => {
-                    faults.push(FaultAt { state: s, input: i, fault });
+                    faults.push(FaultAt {
+                        state: s,
+                        input: i,
+                        fault,
+                    });
                     (NO_STATE, Outcome::Blocked)
                 }
                 Ok(o @ Outcome::Error(n)) => {

@@ -80,7 +80,11 @@ impl StateStore {
     pub fn heap_bytes(&self) -> usize {
         self.rows.capacity()
             + self.table.capacity() * 4
-            + self.dicts.iter().map(|d| d.values.capacity() * 16).sum::<usize>()
+            + self
+                .dicts
+                .iter()
+                .map(|d| d.values.capacity() * 16)
+                .sum::<usize>()
     }
 
     /// Bytes per stored state row.
@@ -145,7 +149,11 @@ impl StateStore {
             // Widths before the change: derive from old offsets.
             let mut w = Vec::with_capacity(self.width);
             for i in 0..self.width {
-                let end = if i + 1 < self.width { old_offsets[i + 1] } else { old_row };
+                let end = if i + 1 < self.width {
+                    old_offsets[i + 1]
+                } else {
+                    old_row
+                };
                 w.push((end - old_offsets[i]) as u8);
             }
             w
@@ -181,7 +189,9 @@ impl StateStore {
         let rows = &self.rows;
         let enc = &self.enc;
         let hasher = &self.hasher;
-        if let Some(&id) = self.table.find(h, |&id| &rows[id as usize * rb..(id as usize + 1) * rb] == enc.as_slice()) {
+        if let Some(&id) = self.table.find(h, |&id| {
+            &rows[id as usize * rb..(id as usize + 1) * rb] == enc.as_slice()
+        }) {
             return (id, false);
         }
         let id = self.len;
@@ -189,7 +199,10 @@ impl StateStore {
         self.len += 1;
         let rows = &self.rows;
         self.table.insert_unique(h, id, |&other| {
-            Self::hash_row(hasher, &rows[other as usize * rb..(other as usize + 1) * rb])
+            Self::hash_row(
+                hasher,
+                &rows[other as usize * rb..(other as usize + 1) * rb],
+            )
         });
         (id, true)
     }

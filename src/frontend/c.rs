@@ -23,7 +23,7 @@ use lang_c::ast::{self as c, *};
 use lang_c::span::Node;
 
 use crate::error::{Error, Result};
-use crate::ir::{self, ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, LocalId, Loc};
+use crate::ir::{self, ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Loc, LocalId};
 use crate::ir::{Place, ScalarTy, StepReturn, Stmt, UnOp};
 
 /// Stack size for the parser thread: generated `else if` chains nest deeply.
@@ -46,7 +46,12 @@ pub fn parse_c(path: &str, text: &str) -> Result<ir::Program> {
             let parse = lang_c::driver::parse_preprocessed(&config, cleaned).map_err(|e| {
                 let mut expected: Vec<&str> = e.expected.iter().copied().collect();
                 expected.sort_unstable();
-                let shown = expected.iter().take(8).cloned().collect::<Vec<_>>().join(" ");
+                let shown = expected
+                    .iter()
+                    .take(8)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 Error::at(
                     &path_owned,
                     e.line as u32,
@@ -276,10 +281,12 @@ impl<'a> Lowerer<'a> {
         for init in &d.node.declarators {
             let decl = &init.node.declarator.node;
             let derived: Vec<&DerivedDeclarator> = decl.derived.iter().map(|n| &n.node).collect();
-            if derived
-                .iter()
-                .any(|x| matches!(x, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
-            {
+            if derived.iter().any(|x| {
+                matches!(
+                    x,
+                    DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+                )
+            }) {
                 continue; // a prototype
             }
             if is_extern {
@@ -320,7 +327,8 @@ impl<'a> Lowerer<'a> {
                             v
                         }
                         Some(i) => {
-                            return self.unsupported(i.span.start, "array initializer that is not a list")
+                            return self
+                                .unsupported(i.span.start, "array initializer that is not a list")
                         }
                     };
                     let len = match &arr.node.size {
@@ -328,7 +336,10 @@ impl<'a> Lowerer<'a> {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                             match self.const_eval(e) {
                                 Some(n) if n >= 0 => n as usize,
-                                _ => return self.unsupported(e.span.start, "non-constant array size"),
+                                _ => {
+                                    return self
+                                        .unsupported(e.span.start, "non-constant array size")
+                                }
                             }
                         }
                         ArraySize::VariableUnknown => {
@@ -345,21 +356,35 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 [DerivedDeclarator::Pointer(_)] => {
-                    let target = match &init.node.initializer {
-                        Some(Node {
-                            node: Initializer::Expression(e),
-                            ..
-                        }) => match &e.node {
-                            Expression::Identifier(id) => self.array_global(&id.node.name, e.span.start)?,
+                    let target =
+                        match &init.node.initializer {
+                            Some(Node {
+                                node: Initializer::Expression(e),
+                                ..
+                            }) => match &e.node {
+                                Expression::Identifier(id) => {
+                                    self.array_global(&id.node.name, e.span.start)?
+                                }
+                                _ => return self.unsupported(
+                                    e.span.start,
+                                    "pointer initialised with something other than an array name",
+                                ),
+                            },
                             _ => {
-                                return self.unsupported(e.span.start, "pointer initialised with something other than an array name")
+                                return self.unsupported(
+                                    init.span.start,
+                                    "pointer without an array initializer",
+                                )
                             }
-                        },
-                        _ => return self.unsupported(init.span.start, "pointer without an array initializer"),
-                    };
+                        };
                     GlobalKind::Pointer { init: target }
                 }
-                _ => return self.unsupported(init.span.start, "global of this type (only int, int[] and int* are supported)"),
+                _ => {
+                    return self.unsupported(
+                        init.span.start,
+                        "global of this type (only int, int[] and int* are supported)",
+                    )
+                }
             };
             if self.global_ix.contains_key(&name) {
                 return self.err(init.span.start, format!("global `{name}` declared twice"));
@@ -391,7 +416,9 @@ impl<'a> Lowerer<'a> {
 
     fn array_global(&self, name: &str, at: usize) -> Result<GlobalId> {
         match self.global_ix.get(name) {
-            Some(&g) if matches!(self.globals[g.0 as usize].kind, GlobalKind::Array { .. }) => Ok(g),
+            Some(&g) if matches!(self.globals[g.0 as usize].kind, GlobalKind::Array { .. }) => {
+                Ok(g)
+            }
             _ => self.err(at, format!("`{name}` is not an array global")),
         }
     }
@@ -442,7 +469,12 @@ impl<'a> Lowerer<'a> {
     // ----- functions -----------------------------------------------------
 
     /// Lowers a function definition (once) and returns its id.
-    fn function(&mut self, def: &'a Node<FunctionDefinition>, name: &str, is_step: bool) -> Result<FuncId> {
+    fn function(
+        &mut self,
+        def: &'a Node<FunctionDefinition>,
+        name: &str,
+        is_step: bool,
+    ) -> Result<FuncId> {
         if let Some(&id) = self.func_ix.get(name) {
             if self.functions[id.0 as usize].is_none() {
                 return self.unsupported(def.span.start, "recursive function");
@@ -475,7 +507,11 @@ impl<'a> Lowerer<'a> {
                     .and_then(|d| declarator_name(&d.node))
                     .unwrap_or_else(|| format!("arg{}", self.local_names.len()));
                 self.check_int_type(&p.node.specifiers, p.span.start)?;
-                if p.node.declarator.as_ref().is_some_and(|d| !d.node.derived.is_empty()) {
+                if p.node
+                    .declarator
+                    .as_ref()
+                    .is_some_and(|d| !d.node.derived.is_empty())
+                {
                     return self.unsupported(p.span.start, "parameter that is not an int");
                 }
                 scope.insert(pname.clone(), LocalId(self.local_names.len() as u32));
@@ -484,7 +520,10 @@ impl<'a> Lowerer<'a> {
         }
         self.params = self.local_names.len() as u32;
         if is_step && self.params != 1 {
-            return self.err(def.span.start, "the step function must take exactly one int parameter (the input)");
+            return self.err(
+                def.span.start,
+                "the step function must take exactly one int parameter (the input)",
+            );
         }
         self.scopes.push(scope);
         let returns_value = !specifiers_are_void(&def.node.specifiers);
@@ -499,7 +538,13 @@ impl<'a> Lowerer<'a> {
             loc: self.loc(def.span.start),
         };
         self.functions[id.0 as usize] = Some(f);
-        (self.local_names, self.scopes, self.params, self.scanf_source, self.in_step_root) = saved;
+        (
+            self.local_names,
+            self.scopes,
+            self.params,
+            self.scanf_source,
+            self.in_step_root,
+        ) = saved;
         Ok(id)
     }
 
@@ -548,7 +593,9 @@ impl<'a> Lowerer<'a> {
                     match &item.node {
                         BlockItem::Statement(st) => self.statement_into(st, out)?,
                         BlockItem::Declaration(d) => self.local_declaration(d, out)?,
-                        BlockItem::StaticAssert(sa) => return self.unsupported(sa.span.start, "_Static_assert"),
+                        BlockItem::StaticAssert(sa) => {
+                            return self.unsupported(sa.span.start, "_Static_assert")
+                        }
                     }
                 }
                 self.scopes.pop();
@@ -622,7 +669,10 @@ impl<'a> Lowerer<'a> {
             let name = declarator_name(&init.node.declarator.node).unwrap_or_default();
             let id = LocalId(self.local_names.len() as u32);
             self.local_names.push(name.clone());
-            self.scopes.last_mut().expect("a scope is open").insert(name, id);
+            self.scopes
+                .last_mut()
+                .expect("a scope is open")
+                .insert(name, id);
             let value = match &init.node.initializer {
                 Some(Node {
                     node: Initializer::Expression(e),
@@ -637,7 +687,11 @@ impl<'a> Lowerer<'a> {
                 Some(i) => return self.unsupported(i.span.start, "initializer list for a local"),
                 None => Expr::Const(0),
             };
-            out.push(Stmt::Assign(Place::Local(id), value, self.loc(init.span.start)));
+            out.push(Stmt::Assign(
+                Place::Local(id),
+                value,
+                self.loc(init.span.start),
+            ));
         }
         Ok(())
     }
@@ -645,7 +699,9 @@ impl<'a> Lowerer<'a> {
     /// `__VERIFIER_nondet_int()` in a step inlined in main reads the input.
     fn nondet_input(&self, e: &Node<Expression>) -> Option<LocalId> {
         match &e.node {
-            Expression::Call(call) if callee_name(&call.node) == Some("__VERIFIER_nondet_int") => self.scanf_source,
+            Expression::Call(call) if callee_name(&call.node) == Some("__VERIFIER_nondet_int") => {
+                self.scanf_source
+            }
             _ => None,
         }
     }
@@ -666,7 +722,8 @@ impl<'a> Lowerer<'a> {
         };
         match &e.node {
             Expression::Call(call) if callee_name(&call.node) == Some("assert") => {
-                call.node.arguments.len() == 1 && self.const_eval(&call.node.arguments[0]) == Some(0)
+                call.node.arguments.len() == 1
+                    && self.const_eval(&call.node.arguments[0]) == Some(0)
             }
             Expression::Conditional(c) => {
                 self.const_eval(&c.node.condition) == Some(0)
@@ -716,11 +773,17 @@ impl<'a> Lowerer<'a> {
                     _ => return self.unsupported(at, "expression statement without effect"),
                 };
                 let place = self.place(&u.node.operand)?;
-                let value = Expr::Binary(delta, Box::new(place_value(&place)), Box::new(Expr::Const(1)));
+                let value = Expr::Binary(
+                    delta,
+                    Box::new(place_value(&place)),
+                    Box::new(Expr::Const(1)),
+                );
                 out.push(Stmt::Assign(place, value, loc));
             }
             Expression::Call(call) => self.call_statement(call, at, out)?,
-            Expression::Conditional(_) => return self.unsupported(at, "conditional expression used as a statement"),
+            Expression::Conditional(_) => {
+                return self.unsupported(at, "conditional expression used as a statement")
+            }
             Expression::Cast(c) if matches!(&c.node.expression.node, Expression::Constant(_)) => {}
             _ => return self.unsupported(at, "expression statement"),
         }
@@ -733,7 +796,12 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn call_statement(&mut self, call: &'a Node<CallExpression>, at: usize, out: &mut Vec<Stmt>) -> Result<()> {
+    fn call_statement(
+        &mut self,
+        call: &'a Node<CallExpression>,
+        at: usize,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
         let loc = self.loc(at);
         let name = match callee_name(&call.node) {
             Some(n) => n.to_string(),
@@ -757,12 +825,15 @@ impl<'a> Lowerer<'a> {
                 if msg.starts_with("Invalid input") {
                     out.push(Stmt::Invalid);
                 } else {
-                    return self.unsupported(at, "fprintf other than the \"Invalid input\" message");
+                    return self
+                        .unsupported(at, "fprintf other than the \"Invalid input\" message");
                 }
             }
             "scanf" => match (self.scanf_source, args.get(1)) {
                 (Some(src), Some(arg)) => match &arg.node {
-                    Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
                         let place = self.place(&u.node.operand)?;
                         out.push(Stmt::Assign(place, Expr::Local(src), loc));
                     }
@@ -810,11 +881,22 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    fn call_args(&mut self, id: FuncId, args: &'a [Node<Expression>], at: usize) -> Result<Vec<Expr>> {
+    fn call_args(
+        &mut self,
+        id: FuncId,
+        args: &'a [Node<Expression>],
+        at: usize,
+    ) -> Result<Vec<Expr>> {
         let want = self.functions[id.0 as usize].as_ref().map(|f| f.params);
         if let Some(want) = want {
             if want as usize != args.len() {
-                return self.err(at, format!("call with {} arguments, the function takes {want}", args.len()));
+                return self.err(
+                    at,
+                    format!(
+                        "call with {} arguments, the function takes {want}",
+                        args.len()
+                    ),
+                );
             }
         }
         args.iter().map(|a| self.expr(a)).collect()
@@ -841,7 +923,10 @@ impl<'a> Lowerer<'a> {
                 Some(Ok(Expr::Local(l))) => Ok(Place::Local(l)),
                 Some(Ok(Expr::Global(g))) => {
                     if self.globals[g.0 as usize].constant {
-                        return self.err(e.span.start, format!("assignment to const `{}`", id.node.name));
+                        return self.err(
+                            e.span.start,
+                            format!("assignment to const `{}`", id.node.name),
+                        );
                     }
                     Ok(Place::Global(g))
                 }
@@ -871,7 +956,10 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        self.unsupported(e.span.start, "indexing something other than an array or pointer global")
+        self.unsupported(
+            e.span.start,
+            "indexing something other than an array or pointer global",
+        )
     }
 
     fn expr(&mut self, e: &'a Node<Expression>) -> Result<Expr> {
@@ -903,7 +991,12 @@ impl<'a> Lowerer<'a> {
                     UnaryOperator::Negate => UnOp::Not,
                     UnaryOperator::Complement => UnOp::BitNot,
                     UnaryOperator::Plus => return self.expr(&u.node.operand),
-                    _ => return self.unsupported(at, "side effect or pointer operation inside an expression"),
+                    _ => {
+                        return self.unsupported(
+                            at,
+                            "side effect or pointer operation inside an expression",
+                        )
+                    }
                 };
                 let v = self.expr(&u.node.operand)?;
                 Ok(match (op, v) {
@@ -951,7 +1044,10 @@ impl<'a> Lowerer<'a> {
                 };
                 let def = match self.defs.get(name.as_str()).copied() {
                     Some(d) => d,
-                    None => return self.unsupported(at, &format!("call of `{name}` inside an expression")),
+                    None => {
+                        return self
+                            .unsupported(at, &format!("call of `{name}` inside an expression"))
+                    }
                 };
                 if specifiers_are_void(&def.node.specifiers) {
                     return self.err(at, format!("`{name}` returns no value"));
@@ -1164,9 +1260,14 @@ fn collect_input_comparisons(s: &Node<Statement>, out: &mut BTreeSet<i32>) {
     fn expr(e: &Node<Expression>, out: &mut BTreeSet<i32>) {
         match &e.node {
             Expression::BinaryOperator(b) => {
-                if matches!(b.node.operator.node, BinaryOperator::Equals | BinaryOperator::NotEquals) {
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Equals | BinaryOperator::NotEquals
+                ) {
                     for (x, y) in [(&b.node.lhs, &b.node.rhs), (&b.node.rhs, &b.node.lhs)] {
-                        if let (Expression::Identifier(id), Expression::Constant(c)) = (&x.node, &y.node) {
+                        if let (Expression::Identifier(id), Expression::Constant(c)) =
+                            (&x.node, &y.node)
+                        {
                             if id.node.name == "input" {
                                 if let Some(v) = constant_value(&c.node) {
                                     out.insert(v);
@@ -1206,7 +1307,11 @@ fn collect_input_comparisons(s: &Node<Statement>, out: &mut BTreeSet<i32>) {
 
 /// The values an output expression can take: constants, and the constants
 /// assigned to a global it reads.
-fn collect_output_values(e: &Expr, assigned: &HashMap<GlobalId, BTreeSet<i32>>, out: &mut BTreeSet<i32>) {
+fn collect_output_values(
+    e: &Expr,
+    assigned: &HashMap<GlobalId, BTreeSet<i32>>,
+    out: &mut BTreeSet<i32>,
+) {
     match e {
         Expr::Const(k) => {
             out.insert(*k);
