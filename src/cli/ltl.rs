@@ -87,7 +87,15 @@ pub fn solve(
             .unwrap_or(1)
     });
     let start = Instant::now();
-    let verdicts = check_all(&m, &ex.graph, complete, &props, properties, threads);
+    let verdicts = check_all(
+        &m,
+        crate::ltl::check::invalid_continues(p.step_return),
+        &ex.graph,
+        complete,
+        &props,
+        properties,
+        threads,
+    );
     Ok(LtlReport {
         program: program.to_string(),
         properties: properties.to_string(),

@@ -33,16 +33,20 @@ pub struct GraphProduct<'a> {
     tgba: &'a Tgba,
     /// Set when the search reached a state the exploration did not expand.
     pub touched_unexpanded: Cell<bool>,
+    /// Whether an invalid step that changed the state continues the trace
+    /// (as an input with no output); see [`crate::ltl::check::invalid_continues`].
+    invalid_continues: bool,
 }
 
 impl<'a> GraphProduct<'a> {
     /// The product, starting in program state 0.
-    pub fn new(graph: &'a StateGraph, tgba: &'a Tgba) -> Self {
+    pub fn new(graph: &'a StateGraph, tgba: &'a Tgba, invalid_continues: bool) -> Self {
         assert_eq!(tgba.n_letters, graph.inputs.len() + graph.outputs.len());
         GraphProduct {
             graph,
             tgba,
             touched_unexpanded: Cell::new(false),
+            invalid_continues,
         }
     }
 }
@@ -63,7 +67,8 @@ impl Product for GraphProduct<'_> {
         let ni = self.graph.n_inputs();
         for (i, e) in self.graph.edges_of(s).iter().enumerate() {
             match e.outcome() {
-                Outcome::Silent => {
+                Outcome::Invalid if !self.invalid_continues || e.target == s => {}
+                Outcome::Silent | Outcome::Invalid => {
                     for &(q1, a1) in self.tgba.succ(q, i) {
                         out.push(Succ {
                             target: pack(e.target, q1),
@@ -83,7 +88,7 @@ impl Product for GraphProduct<'_> {
                         }
                     }
                 }
-                Outcome::Error(_) | Outcome::Invalid | Outcome::Blocked => {}
+                Outcome::Error(_) | Outcome::Blocked => {}
             }
         }
     }
