@@ -129,3 +129,52 @@ fn official_ltl_verdicts() {
     }
     assert!(checked >= SMALL.len(), "all small problems checked");
 }
+
+/// 2017 seq-ltl: no `true` for a property that black-box checking proved
+/// false (`seq-ltl-derived/NFM2018BBC/bbc/ProblemN-*.csv`, column
+/// `property`). Problem 3 is large: only with `RIGOR_LTL_LARGE=1`.
+#[test]
+fn seq_ltl_2017_no_true_where_bbc_found_false() {
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    let large = std::env::var_os("RIGOR_LTL_LARGE").is_some();
+    let bbc = dir.join("2017/seq-ltl-derived/NFM2018BBC/bbc");
+    for n in [1, 2, 3] {
+        if n == 3 && !large {
+            eprintln!("2017 seq-ltl Problem3 skipped (set RIGOR_LTL_LARGE=1)");
+            continue;
+        }
+        let mut falsified = std::collections::BTreeSet::new();
+        for e in std::fs::read_dir(&bbc).expect("bbc folder") {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.starts_with(&format!("Problem{n}-")) || !name.ends_with(".csv") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut lines = text.lines();
+            let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+            let col = header.iter().position(|h| *h == "property").unwrap();
+            for l in lines.filter(|l| !l.trim().is_empty()) {
+                falsified.insert(l.split(',').nth(col).unwrap().parse::<usize>().unwrap());
+            }
+        }
+        assert!(!falsified.is_empty());
+        let base = dir.join(format!("2017/seq-ltl/Problem{n}"));
+        let p = base
+            .join(format!("Problem{n}.c"))
+            .to_string_lossy()
+            .to_string();
+        let f = base
+            .join(format!("constraints-Problem{n}.txt"))
+            .to_string_lossy()
+            .to_string();
+        let r = solve(&p, &f, &quiet(), None).expect("solves");
+        for v in &r.verdicts {
+            if falsified.contains(&v.property) {
+                assert_ne!(v.verdict, Some(true), "Problem{n} property {}", v.property);
+            }
+        }
+    }
+}
