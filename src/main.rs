@@ -21,6 +21,22 @@ enum Command {
     Reach(cli::reach::Args),
     /// LTL properties: RERS CSV `problem,property,true|false`.
     Ltl(cli::ltl::Args),
+    /// Replay an Abbadingo log through a program; report mismatches.
+    Replay(cli::replay::Args),
+    /// Write a program's (or model's) transition system as a .aut file.
+    Export(cli::export::Args),
+    /// Action-based CTL on a program, .aut or .dot model: RERS CSV.
+    Ctl(cli::ctl::Args),
+    /// Confirms reachability witnesses on the gcc-compiled original program.
+    Validate(cli::validate::Args),
+    /// Solves every problem of a RERS folder and writes the answer CSVs.
+    Solve(cli::solve::Args),
+    /// Score answers against solutions (RERS 2019: p − q², achievements).
+    Score(cli::score::Args),
+    /// Reference answers from several tools' answers (MCC confidence method).
+    Consensus(cli::consensus::Args),
+    /// Write answers as an MCC propertiesverdict XML file.
+    ExportVerdicts(cli::export_verdicts::Args),
 }
 
 fn main() {
@@ -29,6 +45,14 @@ fn main() {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
         Command::Ltl(a) => cli::ltl::run(&a),
+        Command::Replay(a) => cli::replay::run(&a),
+        Command::Export(a) => cli::export::run(&a),
+        Command::Ctl(a) => cli::ctl::run(&a),
+        Command::Validate(a) => cli::validate::run(&a),
+        Command::Solve(a) => cli::solve::run(&a),
+        Command::Score(a) => cli::score::run(&a),
+        Command::Consensus(a) => cli::consensus::run(&a),
+        Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -1,3 +1,4 @@
 //! Property checkers over explored programs.
 
 pub mod reach;
+pub mod validate;

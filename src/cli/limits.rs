@@ -13,7 +13,9 @@ pub struct LimitArgs {
     /// Stop after this many seconds.
     #[arg(long)]
     pub timeout: Option<f64>,
-    /// Stop when resident memory exceeds this many MiB.
+    /// Stop when resident memory exceeds this many MiB (default: 80% of
+    /// the machine's memory, so that a run answers `unknown` instead of
+    /// being killed).
     #[arg(long, value_name = "MIB")]
     pub memory_limit: Option<u64>,
     /// Never show a progress bar.
@@ -27,7 +29,10 @@ impl LimitArgs {
         Limits {
             max_states: self.max_states,
             timeout: self.timeout.map(Duration::from_secs_f64),
-            memory_limit: self.memory_limit.map(|m| m * 1024 * 1024),
+            memory_limit: self
+                .memory_limit
+                .map(|m| m * 1024 * 1024)
+                .or_else(|| total_memory().map(|t| t / 10 * 8)),
         }
     }
 
@@ -35,4 +40,12 @@ impl LimitArgs {
     pub fn progress(&self) -> bool {
         !self.quiet
     }
+}
+
+/// Total memory of the machine in bytes, from `/proc/meminfo`.
+fn total_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }

@@ -19,6 +19,9 @@ pub struct Args {
     /// Print a JSON report instead of the CSV.
     #[arg(long)]
     pub json: bool,
+    /// Explore the traces of this Abbadingo log first.
+    #[arg(long, value_name = "LOG")]
+    pub seed_log: Option<String>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -59,7 +62,14 @@ pub fn witnesses(r: &ReachReport) -> String {
 
 /// Runs `rigor reach`.
 pub fn run(args: &Args) -> CliResult {
-    let r = solve(&args.program, &args.limits)?;
+    let r = match &args.seed_log {
+        Some(log) => {
+            let m = Machine::compile(&frontend::load(&args.program)?)?;
+            let (l, p) = (&args.limits, &args.program);
+            crate::abbadingo::reach_seeded(&m, p, log, &l.limits(), l.progress())?
+        }
+        None => solve(&args.program, &args.limits)?,
+    };
     if let Some(path) = &args.witness {
         std::fs::write(path, witnesses(&r)).map_err(|e| format!("{path}: cannot write: {e}"))?;
     }

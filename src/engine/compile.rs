@@ -77,6 +77,14 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether the instruction ends the step.
+    pub(super) fn stops(&self) -> bool {
+        matches!(
+            self,
+            Op::Error { .. } | Op::Invalid | Op::Blocked | Op::Return { .. } | Op::End
+        )
+    }
+
     fn map_addrs(&mut self, f: &impl Fn(u32) -> u32) {
         match self {
             Op::Mov { dst, src } => {
@@ -130,7 +138,34 @@ impl Op {
         }
     }
 
-    fn set_target(&mut self, t: u32) {
+    fn shift_target(&mut self, base: u32) {
+        match self {
+            Op::Jmp { target }
+            | Op::JEq { target, .. }
+            | Op::JNe { target, .. }
+            | Op::JLt { target, .. }
+            | Op::JLe { target, .. }
+            | Op::JZ { target, .. }
+            | Op::JNz { target, .. } => *target += base,
+            _ => {}
+        }
+    }
+
+    /// Whether the instruction is a jump.
+    pub(super) fn is_jump(&self) -> bool {
+        matches!(
+            self,
+            Op::Jmp { .. }
+                | Op::JEq { .. }
+                | Op::JNe { .. }
+                | Op::JLt { .. }
+                | Op::JLe { .. }
+                | Op::JZ { .. }
+                | Op::JNz { .. }
+        )
+    }
+
+    pub(super) fn set_target(&mut self, t: u32) {
         match self {
             Op::Jmp { target }
             | Op::JEq { target, .. }
@@ -167,7 +202,7 @@ struct Frame {
 /// A label to patch: indices of jump instructions waiting for a target.
 type Patch = Vec<usize>;
 
-pub(super) fn compile(p: &Program) -> Result<Machine> {
+pub(super) fn compile(p: &Program, optimize: bool) -> Result<Machine> {
     let layout = Layout::new(p);
     let mut c = Compiler {
         p,
@@ -195,11 +230,49 @@ pub(super) fn compile(p: &Program) -> Result<Machine> {
     for op in &mut code {
         op.map_addrs(&|a| layout.resolve(a));
     }
+    let cb = layout.state_width as usize;
+    let input_addr = layout.resolve(input_tagged);
+    let mut mem = vec![0; layout.mem_size()];
+    mem[cb..cb + layout.consts.len()].copy_from_slice(&layout.consts);
+    let consts = super::specialize::ConstRange {
+        start: cb as u32,
+        end: (cb + layout.consts.len()) as u32,
+    };
     let has_loops = code
         .iter()
         .enumerate()
         .any(|(i, op)| matches!(op, Op::Jmp { target } if (*target as usize) <= i));
-    let mut mem = vec![0; layout.mem_size()];
+    if optimize {
+        let consts_at = |a: u32| {
+            (consts.start..consts.end)
+                .contains(&a)
+                .then(|| mem[a as usize])
+        };
+        super::dispatch::optimize(&mut code, &consts_at);
+    }
+    // One copy of the code per input symbol, when the input is read-only.
+    let mut entries = vec![0u32; p.inputs.len()];
+    if optimize {
+        let values: Vec<i32> = p.inputs.iter().map(|s| s.value).collect();
+        if let Some(versions) =
+            super::specialize::specialize_all(&code, input_addr, &values, &mem, &consts)
+        {
+            let total: usize = versions.iter().map(Vec::len).sum();
+            if total <= MAX_CODE {
+                let mut all = Vec::with_capacity(total);
+                for (i, mut c) in versions.into_iter().enumerate() {
+                    let base = all.len() as u32;
+                    for op in &mut c {
+                        op.shift_target(base);
+                    }
+                    entries[i] = base;
+                    all.extend(c);
+                }
+                code = all;
+            }
+        }
+    }
+
     for (i, g) in p.globals.iter().enumerate() {
         match (layout.storage[i], &g.kind) {
             (Storage::State(a), crate::ir::GlobalKind::Scalar { init, .. }) => {
@@ -215,12 +288,10 @@ pub(super) fn compile(p: &Program) -> Result<Machine> {
             _ => {}
         }
     }
-    let cb = layout.state_width as usize;
-    mem[cb..cb + layout.consts.len()].copy_from_slice(&layout.consts);
-    let input_addr = layout.resolve(input_tagged);
     Ok(Machine {
         input_addr,
         code,
+        entries,
         input_values: p.inputs.iter().map(|s| s.value).collect(),
         output_values: p.outputs.iter().map(|s| s.value).collect(),
         input_names: p.inputs.iter().map(|s| s.name.clone()).collect(),

@@ -11,7 +11,9 @@
 //! the (possibly changed) state out.
 
 mod compile;
+mod dispatch;
 mod layout;
+mod specialize;
 
 pub use compile::Op;
 pub use layout::Layout;
@@ -98,6 +100,8 @@ const STEP_BUDGET: u64 = 10_000_000;
 pub struct Machine {
     layout: Layout,
     code: Vec<Op>,
+    /// Entry point of the code for each input (per-input specialised code).
+    entries: Vec<u32>,
     /// Input values, indexed by input number.
     input_values: Vec<i32>,
     /// Output values, indexed by output number.
@@ -126,7 +130,14 @@ pub struct Scratch {
 impl Machine {
     /// Compiles a program.
     pub fn compile(program: &Program) -> Result<Machine> {
-        compile::compile(program)
+        compile::compile(program, true)
+    }
+
+    /// Compiles a program without optimisations (no rule decision trees,
+    /// no per-input specialisation): the reference the optimised form is
+    /// tested against.
+    pub fn compile_generic(program: &Program) -> Result<Machine> {
+        compile::compile(program, false)
     }
 
     /// Number of ints in a state.
@@ -180,7 +191,7 @@ impl Machine {
         let mem = &mut scratch.mem;
         mem[..w].copy_from_slice(state);
         mem[self.input_addr as usize] = self.input_values[input];
-        let r = self.run(mem);
+        let r = self.run(mem, self.entries[input] as usize);
         next.copy_from_slice(&mem[..w]);
         r
     }
@@ -194,9 +205,9 @@ impl Machine {
     }
 
     #[inline(always)]
-    fn run(&self, mem: &mut [i32]) -> StepResult {
+    fn run(&self, mem: &mut [i32], entry: usize) -> StepResult {
         let code = &self.code[..];
-        let mut pc = 0usize;
+        let mut pc = entry;
         let mut output: Option<u16> = None;
         let mut budget = if self.has_loops {
             STEP_BUDGET

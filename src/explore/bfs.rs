@@ -185,7 +185,11 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             depth += 1;
             level_end = store.len();
         }
-        if expanded % 4096 == 0 {
+        if limits.max_states.is_some_and(|m| store.len() as u64 >= m) && expanded < store.len() {
+            stopped = Some(StopReason::MaxStates);
+            break;
+        }
+        if expanded.is_multiple_of(4096) {
             if let Some(reason) = check_limits(limits, &store, start) {
                 stopped = Some(reason);
                 break;

@@ -12,11 +12,48 @@ use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::hash::{BuildHasher, Hasher};
 
+/// Values in `SMALL_MIN..SMALL_MIN + SMALL_LEN` are looked up in a direct
+/// table (most RERS variables live there); others in a hash map.
+const SMALL_MIN: i32 = -256;
+const SMALL_LEN: usize = 1024;
+
 /// Per-slot value dictionary.
 #[derive(Clone, Debug, Default)]
 struct SlotDict {
+    /// `code + 1` of small values (0: not seen yet); allocated on first use.
+    small: Vec<u32>,
     codes: FxHashMap<i32, u32>,
     values: Vec<i32>,
+}
+
+impl SlotDict {
+    #[inline(always)]
+    fn lookup(&self, v: i32) -> Option<u32> {
+        let k = v.wrapping_sub(SMALL_MIN) as u32 as usize;
+        if k < SMALL_LEN {
+            match self.small.get(k) {
+                Some(&c) if c != 0 => Some(c - 1),
+                _ => None,
+            }
+        } else {
+            self.codes.get(&v).copied()
+        }
+    }
+
+    fn add(&mut self, v: i32) -> u32 {
+        let c = self.values.len() as u32;
+        self.values.push(v);
+        let k = v.wrapping_sub(SMALL_MIN) as u32 as usize;
+        if k < SMALL_LEN {
+            if self.small.is_empty() {
+                self.small = vec![0; SMALL_LEN];
+            }
+            self.small[k] = c + 1;
+        } else {
+            self.codes.insert(v, c);
+        }
+        c
+    }
 }
 
 /// The set of visited states, each with a dense id (insertion order).
@@ -33,6 +70,8 @@ pub struct StateStore {
     hasher: rustc_hash::FxBuildHasher,
     /// Scratch buffer for encoding.
     enc: Vec<u8>,
+    /// Scratch codes of the state being encoded.
+    codes: Vec<u32>,
     len: u32,
 }
 
@@ -49,6 +88,7 @@ impl StateStore {
             table: HashTable::new(),
             hasher: rustc_hash::FxBuildHasher,
             enc: Vec::new(),
+            codes: vec![0; width],
             len: 0,
         };
         s.recompute_offsets();
@@ -83,7 +123,7 @@ impl StateStore {
             + self
                 .dicts
                 .iter()
-                .map(|d| d.values.capacity() * 16)
+                .map(|d| d.values.capacity() * 16 + d.small.capacity() * 4)
                 .sum::<usize>()
     }
 
@@ -105,12 +145,10 @@ impl StateStore {
         let mut widened = false;
         for (i, &v) in state.iter().enumerate() {
             let d = &mut self.dicts[i];
-            let code = match d.codes.get(&v) {
-                Some(&c) => c,
+            self.codes[i] = match d.lookup(v) {
+                Some(c) => c,
                 None => {
-                    let c = d.values.len() as u32;
-                    d.values.push(v);
-                    d.codes.insert(v, c);
+                    let c = d.add(v);
                     let need = if c < 256 {
                         1
                     } else if c < 65536 {
@@ -125,13 +163,12 @@ impl StateStore {
                     c
                 }
             };
-            let _ = code;
         }
         if widened {
             self.repack();
         }
-        for (i, &v) in state.iter().enumerate() {
-            let c = self.dicts[i].codes[&v];
+        for i in 0..self.width {
+            let c = self.codes[i];
             let o = self.offsets[i];
             match self.code_bytes[i] {
                 1 => self.enc[o] = c as u8,
@@ -173,10 +210,17 @@ impl StateStore {
         // Rehash everything.
         let mut table = HashTable::with_capacity(self.table.capacity());
         let rb = self.row_bytes;
+        let rows = &self.rows;
+        let hasher = &self.hasher;
         for id in 0..self.len {
-            let row = &self.rows[id as usize * rb..(id as usize + 1) * rb];
-            let h = Self::hash_row(&self.hasher, row);
-            table.insert_unique(h, id, |_| unreachable!("capacity reserved"));
+            let row = &rows[id as usize * rb..(id as usize + 1) * rb];
+            let h = Self::hash_row(hasher, row);
+            table.insert_unique(h, id, |&other| {
+                Self::hash_row(
+                    hasher,
+                    &rows[other as usize * rb..(other as usize + 1) * rb],
+                )
+            });
         }
         self.table = table;
     }

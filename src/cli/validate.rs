@@ -1,0 +1,97 @@
+//! `rigor validate PROGRAM WITNESSES`: confirms reachability witnesses on
+//! the original C program compiled by gcc.
+
+use super::CliResult;
+use crate::check::validate::{validate, Harness};
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// Arguments of `rigor validate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The original C program.
+    pub program: String,
+    /// Witness file as written by `rigor reach --witness`: `label,IN IN ...`.
+    pub witnesses: String,
+    /// Seconds allowed per native run.
+    #[arg(long, default_value_t = 10)]
+    pub run_timeout: u64,
+}
+
+/// Reads a witness file into `(label, input names)` pairs.
+pub fn read_witnesses(path: &str) -> Result<Vec<(u32, Vec<String>)>, String> {
+    let text = crate::error::read_text(path).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (label, seq) = line
+            .split_once(',')
+            .ok_or_else(|| format!("{path}:{}: expected `label,input input ...`", i + 1))?;
+        let label = label.trim();
+        let label: u32 = label
+            .strip_prefix("error_")
+            .unwrap_or(label)
+            .parse()
+            .map_err(|_| {
+                format!(
+                    "{path}:{}: expected an error label number, found `{label}`",
+                    i + 1
+                )
+            })?;
+        out.push((label, seq.split_whitespace().map(str::to_string).collect()));
+    }
+    Ok(out)
+}
+
+/// Runs `rigor validate`.
+pub fn run(args: &Args) -> CliResult {
+    let program = crate::frontend::load(&args.program)?;
+    if program.language != crate::ir::Language::C {
+        return Err(format!("{}: validate needs a C program", args.program).into());
+    }
+    let named = read_witnesses(&args.witnesses)?;
+    let mut witnesses = Vec::with_capacity(named.len());
+    for (label, seq) in named {
+        let mut values = Vec::with_capacity(seq.len());
+        for name in seq {
+            let sym = program
+                .inputs
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| {
+                    format!(
+                        "{}: unknown input `{name}` in the witness of error_{label}",
+                        args.witnesses
+                    )
+                })?;
+            values.push(sym.value);
+        }
+        witnesses.push((label, values));
+    }
+    let harness = Harness::build(Path::new(&args.program))?;
+    let checks = validate(&harness, &witnesses, Duration::from_secs(args.run_timeout))?;
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0;
+    for c in &checks {
+        if c.confirmed {
+            writeln!(out, "error_{}: confirmed", c.label)?;
+        } else {
+            failed += 1;
+            writeln!(
+                out,
+                "error_{}: NOT confirmed (native run: {:?})",
+                c.label, c.native
+            )?;
+        }
+    }
+    eprintln!(
+        "rigor: {} of {} witnesses confirmed by the gcc-compiled program",
+        checks.len() - failed,
+        checks.len()
+    );
+    Ok(if failed == 0 { 0 } else { 1 })
+}

@@ -1,0 +1,169 @@
+//! Finding the problems of a RERS folder: programs and their property files.
+//!
+//! A RERS folder holds, per problem, the program in C and/or Java, property
+//! files (`propertiesN.txt` in 2012, `constraints-*.txt` later) and, in the
+//! copies with solutions, solution files. rigor never reads the solutions:
+//! only programs and property files are picked up here.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One problem found in a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Problem name (`11` for `Problem11.c`, `m135` for `m135_Reach.java`).
+    pub name: String,
+    /// The program to solve (C preferred when both languages are present).
+    pub program: PathBuf,
+    /// The other-language version of the same problem, if any.
+    pub twin: Option<PathBuf>,
+    /// The LTL/CTL property file, if one is found beside the program.
+    pub properties: Option<PathBuf>,
+}
+
+/// Whether a file is a program rigor can read.
+fn is_program(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ext = p
+        .extension()
+        .map(|e| e.to_string_lossy().to_string())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "c" => true,
+        "java" => name != "Errors.java",
+        _ => false,
+    }
+}
+
+/// Whether a file is a property file (never a solution file).
+fn is_property_file(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if name.contains("solution") || !name.ends_with(".txt") {
+        return false;
+    }
+    name.starts_with("properties") || name.starts_with("constraints")
+}
+
+/// The property file for problem `name` in `dir`: `propertiesN.txt`,
+/// `constraints-ProblemN.txt`, or the folder's only `constraints-*.txt`.
+fn properties_for(dir: &Path, name: &str, files: &[PathBuf]) -> Option<PathBuf> {
+    let here: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.parent() == Some(dir) && is_property_file(f))
+        .collect();
+    let named = |f: &&&PathBuf| {
+        let n = f
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        n == format!("properties{name}.txt") || n == format!("constraints-Problem{name}.txt")
+    };
+    if let Some(f) = here.iter().find(named) {
+        return Some((*f).clone());
+    }
+    let generic: Vec<&&PathBuf> = here
+        .iter()
+        .filter(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("constraints"))
+        })
+        .collect();
+    (generic.len() == 1).then(|| (*generic[0]).clone())
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        if e.file_type()?.is_dir() {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// The problems under `dir` (or the single program `dir` names), in path
+/// order. Problems with the same name in the same folder are one problem.
+pub fn find_problems(dir: &Path) -> std::io::Result<Vec<Problem>> {
+    let mut files = Vec::new();
+    if dir.is_file() {
+        files.push(dir.to_path_buf());
+    } else {
+        walk(dir, &mut files)?;
+    }
+    let mut by_key: BTreeMap<(PathBuf, String), Vec<PathBuf>> = BTreeMap::new();
+    for f in files.iter().filter(|f| is_program(f)) {
+        let name = crate::ir::problem_name(&f.to_string_lossy());
+        let parent = f.parent().map(Path::to_path_buf).unwrap_or_default();
+        by_key.entry((parent, name)).or_default().push(f.clone());
+    }
+    let mut out = Vec::new();
+    for ((parent, name), mut progs) in by_key {
+        // C before Java; the shortest name first (`Problem1403.c` before
+        // `Problem1403_opt.c`).
+        progs.sort_by_key(|p| {
+            (
+                p.extension().is_some_and(|e| e == "java"),
+                p.as_os_str().len(),
+            )
+        });
+        let program = progs[0].clone();
+        let twin = progs
+            .iter()
+            .find(|p| p.extension() != program.extension())
+            .cloned();
+        let properties = properties_for(&parent, &name, &files);
+        out.push(Problem {
+            name,
+            program,
+            twin,
+            properties,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_programs_and_properties_but_never_solutions() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path();
+        for f in [
+            "Problem1.c",
+            "Problem1.java",
+            "Errors.java",
+            "properties1.txt",
+            "Problem1-solutions.txt",
+            "sub/Problem2.c",
+            "sub/constraints-RERS.txt",
+            "sub/constraints-solution.csv",
+        ] {
+            let path = p.join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let probs = find_problems(p).unwrap();
+        assert_eq!(probs.len(), 2);
+        assert_eq!(probs[0].name, "1");
+        assert_eq!(probs[0].program, p.join("Problem1.c"));
+        assert_eq!(probs[0].twin, Some(p.join("Problem1.java")));
+        assert_eq!(probs[0].properties, Some(p.join("properties1.txt")));
+        assert_eq!(probs[1].name, "2");
+        assert_eq!(
+            probs[1].properties,
+            Some(p.join("sub/constraints-RERS.txt"))
+        );
+    }
+}

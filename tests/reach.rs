@@ -1,0 +1,232 @@
+//! End-to-end reachability: the binary on `problems/` and on the RERS
+//! programs with official verdicts; every witness confirmed by gcc.
+
+mod common;
+
+use common::{rers_dir, rigor_bin, truth};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `rigor reach --json --witness W PROGRAM [extra]`; returns the parsed
+/// report and the witness file path.
+fn reach(program: &Path, extra: &[&str], tmp: &Path) -> (serde_json::Value, PathBuf) {
+    let w = tmp.join(format!(
+        "{}.witnesses",
+        program.file_name().unwrap().to_string_lossy()
+    ));
+    let out = Command::new(rigor_bin())
+        .arg("reach")
+        .arg("--json")
+        .arg("--quiet")
+        .arg("--witness")
+        .arg(&w)
+        .args(extra)
+        .arg(program)
+        .output()
+        .expect("run rigor");
+    assert!(
+        out.status.success(),
+        "rigor reach {} failed: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (serde_json::from_slice(&out.stdout).expect("JSON report"), w)
+}
+
+/// Runs `rigor validate` and asserts every witness is confirmed.
+fn assert_validated(program: &Path, witnesses: &Path) {
+    let out = Command::new(rigor_bin())
+        .arg("validate")
+        .arg(program)
+        .arg(witnesses)
+        .output()
+        .expect("run rigor validate");
+    assert!(
+        out.status.success(),
+        "witnesses of {} not confirmed by gcc:\n{}{}",
+        program.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `label -> Some(verdict)` (None: unknown) from a report.
+fn verdicts(r: &serde_json::Value) -> BTreeMap<u32, Option<bool>> {
+    r["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["property"].as_u64().unwrap() as u32,
+                v["verdict"].as_bool(),
+            )
+        })
+        .collect()
+}
+
+fn problems_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems")
+}
+
+#[test]
+fn bundled_problems_match_their_expected_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(problems_dir()).unwrap() {
+        let dir = entry.unwrap().path();
+        let expected = dir.join("expected-reach.csv");
+        if !expected.is_file() {
+            continue;
+        }
+        let program = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "c"))
+            .expect("a C program");
+        let out = Command::new(rigor_bin())
+            .args(["reach", "--quiet", "--witness"])
+            .arg(tmp.path().join("w.txt"))
+            .arg(&program)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            std::fs::read_to_string(&expected).unwrap(),
+            "answers of {}",
+            program.display()
+        );
+        // Shortest witnesses: the expected lengths.
+        let lengths: BTreeMap<String, usize> = std::fs::read_to_string(tmp.path().join("w.txt"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let (label, seq) = l.split_once(',').unwrap();
+                (label.to_string(), seq.split_whitespace().count())
+            })
+            .collect();
+        let expected_lengths: BTreeMap<String, usize> =
+            std::fs::read_to_string(dir.join("expected-witness-lengths.txt"))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let (label, n) = l.split_once(',').unwrap();
+                    (label.to_string(), n.parse().unwrap())
+                })
+                .collect();
+        assert_eq!(
+            lengths,
+            expected_lengths,
+            "witness lengths of {}",
+            program.display()
+        );
+        assert_validated(&program, &tmp.path().join("w.txt"));
+        checked += 1;
+    }
+    assert!(
+        checked >= 5,
+        "expected at least five bundled problems, found {checked}"
+    );
+}
+
+/// Checks one RERS program against `truth.tsv`: no answer differs, every
+/// reachable label found (when `complete` is expected), witnesses confirmed.
+fn check_against_truth(rel: &str, extra: &[&str], expect_complete: bool) {
+    let Some(dir) = rers_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let program = dir.join(rel);
+    let (report, w) = reach(&program, extra, tmp.path());
+    let got = verdicts(&report);
+    let want: BTreeMap<u32, bool> = truth(&dir)
+        .into_iter()
+        .filter(|t| t.program == rel && t.track == "reach")
+        .map(|t| (t.property, t.verdict))
+        .collect();
+    assert!(!want.is_empty(), "no truth rows for {rel}");
+    for (label, verdict) in &got {
+        if let (Some(v), Some(t)) = (verdict, want.get(label)) {
+            assert_eq!(v, t, "{rel}: error_{label} answered {v}, official {t}");
+        }
+    }
+    if expect_complete {
+        assert_eq!(report["complete"], true, "{rel}: exploration not complete");
+        for (label, t) in &want {
+            assert_eq!(
+                got.get(label),
+                Some(&Some(*t)),
+                "{rel}: error_{label} not answered"
+            );
+        }
+    }
+    if std::fs::metadata(&w).map(|m| m.len() > 0).unwrap_or(false) {
+        assert_validated(&program, &w);
+    }
+}
+
+#[test]
+fn rers_2012_small_problems() {
+    for p in 1..=6 {
+        check_against_truth(&format!("2012/Problem{p}.c"), &[], true);
+    }
+}
+
+#[test]
+fn rers_2012_problem7() {
+    check_against_truth("2012/Problem7.c", &[], true);
+}
+
+#[test]
+fn rers_2012_problem10() {
+    check_against_truth("2012/Problem10.c", &[], true);
+}
+
+#[test]
+fn rers_2017_problem10() {
+    check_against_truth("2017/seq-reach/Problem10/Problem10.c", &[], true);
+}
+
+#[test]
+fn rers_2019_training_problem11() {
+    check_against_truth("2019/training-seq-reach/Problem11/Problem11.c", &[], true);
+}
+
+/// The large ones stop at a state limit: whatever is answered must agree.
+#[test]
+fn rers_large_problems_partial_answers_agree() {
+    for rel in [
+        "2014/Problem1402_opt.c",
+        "2017/seq-reach/Problem11/Problem11.c",
+        "2019/training-seq-reach/Problem12/Problem12.c",
+        "2019/training-seq-reach/Problem13/Problem13.c",
+    ] {
+        check_against_truth(rel, &["--max-states", "300000"], false);
+    }
+}
+
+#[test]
+fn solve_writes_one_csv_per_problem() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(rigor_bin())
+        .args(["solve", "--quiet", "--out"])
+        .arg(tmp.path())
+        .arg(problems_dir())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.starts_with("problem"), "{table}");
+    for n in 901..=905 {
+        let csv = tmp.path().join(format!("Problem{n}-reach.csv"));
+        assert!(csv.is_file(), "missing {}", csv.display());
+    }
+}
