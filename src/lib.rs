@@ -14,5 +14,6 @@ pub mod error;
 pub mod explore;
 pub mod frontend;
 pub mod ir;
+pub mod ltl;
 pub mod lts;
 pub mod solve;

@@ -19,6 +19,8 @@ enum Command {
     Info(cli::info::Args),
     /// Reachability of error labels: RERS CSV `problem,label,true|false`.
     Reach(cli::reach::Args),
+    /// LTL properties: RERS CSV `problem,property,true|false`.
+    Ltl(cli::ltl::Args),
     /// Replay an Abbadingo log through a program; report mismatches.
     Replay(cli::replay::Args),
     /// Write a program's (or model's) transition system as a .aut file.
@@ -44,6 +46,7 @@ fn main() {
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
         Command::Reach(a) => cli::reach::run(&a),
+        Command::Ltl(a) => cli::ltl::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
         Command::Export(a) => cli::export::run(&a),
         Command::Ctl(a) => cli::ctl::run(&a),

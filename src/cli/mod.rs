@@ -8,6 +8,7 @@ pub mod export;
 pub mod export_verdicts;
 pub mod info;
 pub mod limits;
+pub mod ltl;
 pub mod reach;
 pub mod replay;
 pub mod score;

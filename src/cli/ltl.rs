@@ -1,0 +1,176 @@
+//! `rigor ltl PROGRAM PROPERTIES`: LTL properties of a RERS problem.
+
+use std::io::Write;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::limits::LimitArgs;
+use super::CliResult;
+use crate::engine::Machine;
+use crate::explore::{explore, Options, StopReason};
+use crate::frontend;
+use crate::ltl::check::{check_all, LtlVerdict};
+use crate::ltl::syntax::read_properties;
+
+/// Arguments of `rigor ltl`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The program (.c or .java).
+    pub program: String,
+    /// The property file (2012 `propertiesN.txt` or `constraints-*.txt`).
+    pub properties: String,
+    /// Write the counterexamples (`property,[..] ([..])*`) to this file.
+    #[arg(long)]
+    pub witness: Option<String>,
+    /// Print a JSON report instead of the CSV.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads checking properties in parallel (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Everything `rigor ltl` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct LtlReport {
+    /// The program file.
+    pub program: String,
+    /// The property file.
+    pub properties: String,
+    /// Problem number (from the program's file name).
+    pub problem: String,
+    /// Always `ltl`.
+    pub track: &'static str,
+    /// One verdict per property, in file order.
+    pub verdicts: Vec<LtlVerdict>,
+    /// Program states discovered.
+    pub states: u64,
+    /// Whether the whole state space was explored without a fault.
+    pub complete: bool,
+    /// Why the exploration stopped early, if it did.
+    pub stopped: Option<StopReason>,
+    /// Engine faults, first few.
+    pub faults: Vec<String>,
+    /// Exploration time, seconds.
+    pub explore_seconds: f64,
+    /// Time to check every property, seconds.
+    pub check_seconds: f64,
+    /// Product states visited, all properties together.
+    pub product_states: u64,
+    /// Peak resident memory in bytes.
+    pub peak_memory: Option<u64>,
+}
+
+/// Loads, explores and checks.
+pub fn solve(
+    program: &str,
+    properties: &str,
+    limits: &LimitArgs,
+    threads: Option<usize>,
+) -> Result<LtlReport, crate::error::Error> {
+    let props = read_properties(properties)?;
+    let p = frontend::load(program)?;
+    let m = Machine::compile(&p)?;
+    let opts = Options {
+        keep_graph: true,
+        progress: limits.progress(),
+        ..Options::default()
+    };
+    let ex = explore(&m, &limits.limits(), &opts);
+    let complete = ex.is_complete();
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let start = Instant::now();
+    let verdicts = check_all(
+        &m,
+        crate::ltl::check::invalid_continues(p.step_return),
+        &ex.graph,
+        complete,
+        &props,
+        properties,
+        threads,
+    );
+    Ok(LtlReport {
+        program: program.to_string(),
+        properties: properties.to_string(),
+        problem: crate::ir::problem_name(program),
+        track: "ltl",
+        product_states: verdicts.iter().map(|v| v.product_states).sum(),
+        verdicts,
+        states: ex.graph.n_states as u64,
+        complete,
+        stopped: ex.stopped.clone(),
+        faults: ex
+            .faults
+            .iter()
+            .take(5)
+            .map(|f| {
+                format!(
+                    "state {} input {}: {}",
+                    f.state, m.input_names[f.input], f.fault
+                )
+            })
+            .collect(),
+        explore_seconds: ex.elapsed.as_secs_f64(),
+        check_seconds: start.elapsed().as_secs_f64(),
+        peak_memory: crate::explore::bfs::peak_resident_bytes(),
+    })
+}
+
+/// The RERS CSV lines of a report (unknown properties left out).
+pub fn csv(r: &LtlReport) -> String {
+    let mut s = String::new();
+    for v in &r.verdicts {
+        if let Some(b) = v.verdict {
+            s.push_str(&format!("{},{},{}\n", r.problem, v.property, b));
+        }
+    }
+    s
+}
+
+/// The witness file text: one `property,lasso` line per violated property.
+pub fn witnesses(r: &LtlReport) -> String {
+    let mut s = String::new();
+    for v in &r.verdicts {
+        if let Some(c) = &v.counterexample {
+            s.push_str(&format!("{},{}\n", v.property, c));
+        }
+    }
+    s
+}
+
+/// Runs `rigor ltl`.
+pub fn run(args: &Args) -> CliResult {
+    let r = solve(&args.program, &args.properties, &args.limits, args.threads)?;
+    if let Some(path) = &args.witness {
+        std::fs::write(path, witnesses(&r)).map_err(|e| format!("{path}: cannot write: {e}"))?;
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+    } else {
+        write!(out, "{}", csv(&r))?;
+    }
+    for v in &r.verdicts {
+        if v.verdict.is_none() {
+            eprintln!(
+                "rigor: property {} unknown: {}",
+                v.property,
+                v.note.as_deref().unwrap_or("")
+            );
+        }
+    }
+    if let Some(s) = &r.stopped {
+        eprintln!("rigor: exploration stopped early: {s:?}");
+    }
+    for f in &r.faults {
+        eprintln!("rigor: engine fault: {f}");
+    }
+    Ok(0)
+}

@@ -1,0 +1,285 @@
+//! Checking every LTL property of a problem against one explored state graph.
+//!
+//! For each property `f`: translate `!f` ([`translate`]), search the product
+//! with the program's traces for an accepting cycle ([`emptiness`]).
+//! - A lasso found is replayed on the engine (prefix, then the cycle twice,
+//!   which must come back to the same program state) and `f` is evaluated on
+//!   the resulting word by [`lasso::holds`]; only if `f` is false there is
+//!   the answer `false`. A lasso that fails either test is an internal error
+//!   and the answer is unknown.
+//! - No lasso: the answer is `true` only when the exploration was complete
+//!   (every reachable state expanded, no engine fault); otherwise unknown.
+//!
+//! Properties are checked in parallel, each on its own thread-local product.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::emptiness;
+use super::lasso::{self, LassoWord};
+use super::product::{unpack, GraphProduct};
+use super::syntax::{Formula, PropertyFile};
+use super::translate::{translate, Alphabet};
+use crate::engine::Machine;
+use crate::explore::graph::{Outcome, StateGraph};
+
+/// The answer for one property.
+#[derive(Clone, Debug, Serialize)]
+pub struct LtlVerdict {
+    /// 0-based property number in file order.
+    pub property: usize,
+    /// The formula as written.
+    pub formula: String,
+    /// `Some(true)` holds, `Some(false)` violated, `None` unknown.
+    pub verdict: Option<bool>,
+    /// For a violated property: the validated lasso, RERS format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<String>,
+    /// Why the answer is unknown, if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// States of the automaton of the negated formula.
+    pub automaton_states: usize,
+    /// Product states visited.
+    pub product_states: u64,
+    /// Time for this property, seconds.
+    pub seconds: f64,
+}
+
+impl LtlVerdict {
+    fn unknown(property: usize, formula: String, note: String) -> Self {
+        LtlVerdict {
+            property,
+            formula,
+            verdict: None,
+            counterexample: None,
+            note: Some(note),
+            automaton_states: 0,
+            product_states: 0,
+            seconds: 0.0,
+        }
+    }
+}
+
+/// Whether an invalid input continues the LTL trace, for a program whose
+/// step has this return convention. The one place this reading is decided.
+///
+/// `Void` (2014+ with `cf`, Java): no: an invalid input ends the run.
+/// `OutputCode` (2012-2014 `int calculate_output`, -2 = invalid): the 2012
+/// official counterexamples go through -2 steps that changed the state
+/// (2012 Problem10 property 23: `[iB, oZ, iE, oU, iC, iC, oV] ([iD])*`,
+/// where the first `iC` returns -2 after changing the state), so there a -2
+/// step *that changed the state* is an input with no output and the run goes
+/// on; a -2 step that changed nothing ends the run (with that reading
+/// continuing, 8 verdicts of 2012 Problem2 would be wrong).
+pub fn invalid_continues(step: crate::ir::StepReturn) -> bool {
+    match std::env::var("RIGOR_LTL_INVALID").as_deref() {
+        Ok("continue") => return true,
+        Ok("end") => return false,
+        _ => {}
+    }
+    matches!(step, crate::ir::StepReturn::OutputCode)
+}
+
+/// Replays an input lasso on the engine: the prefix, then the cycle twice.
+/// Every step must continue the trace and both cycle runs must end in the
+/// program state where they started. Returns the lasso word.
+pub fn replay_lasso(
+    m: &Machine,
+    prefix: &[usize],
+    cycle: &[usize],
+    invalid_continues: bool,
+) -> Result<LassoWord, String> {
+    if cycle.is_empty() {
+        return Err("empty cycle".into());
+    }
+    let mut scratch = m.scratch();
+    let mut cur = m.initial_state();
+    let mut next = cur.clone();
+    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<Vec<String>, String> {
+        let mut word = Vec::new();
+        for &i in inputs {
+            if i >= m.n_inputs() {
+                return Err(format!("input {i} out of range"));
+            }
+            let o = m
+                .step(&mut scratch, cur, i, &mut next)
+                .map_err(|f| format!("engine fault: {f}"))?;
+            word.push(format!("i{}", m.input_names[i]));
+            match o {
+                Outcome::Output(k) => word.push(format!("o{}", m.output_names[k as usize])),
+                Outcome::Silent => {}
+                Outcome::Invalid if invalid_continues && *cur != next => {}
+                other => {
+                    return Err(format!(
+                        "the run ends ({other:?}) on input {}",
+                        m.input_names[i]
+                    ))
+                }
+            }
+            std::mem::swap(cur, &mut next);
+        }
+        Ok(word)
+    };
+    let p = run(prefix, &mut cur)?;
+    let loop_state = cur.clone();
+    let c1 = run(cycle, &mut cur)?;
+    if cur != loop_state {
+        return Err("the cycle does not return to its program state".into());
+    }
+    let c2 = run(cycle, &mut cur)?;
+    if cur != loop_state || c1 != c2 {
+        return Err("the second run of the cycle differs".into());
+    }
+    Ok(LassoWord {
+        prefix: p,
+        cycle: c1,
+    })
+}
+
+/// Checks one formula against the graph. `complete`: whether the graph
+/// holds every reachable state (and the engine never faulted).
+pub fn check_formula(
+    m: &Machine,
+    invalid_continues: bool,
+    graph: &StateGraph,
+    complete: bool,
+    index: usize,
+    text: &str,
+    f: &Formula,
+) -> LtlVerdict {
+    let start = Instant::now();
+    let alpha = Alphabet::of_program(&graph.inputs, &graph.outputs);
+    let tgba = match translate(&f.negated(), &alpha) {
+        Ok(t) => t,
+        Err(e) => return LtlVerdict::unknown(index, text.into(), format!("translation: {e}")),
+    };
+    let product = GraphProduct::new(graph, &tgba, invalid_continues);
+    let r = emptiness::check(&product);
+    let mut v = LtlVerdict {
+        property: index,
+        formula: text.to_string(),
+        verdict: None,
+        counterexample: None,
+        note: None,
+        automaton_states: tgba.n_states,
+        product_states: r.states,
+        seconds: 0.0,
+    };
+    match r.lasso {
+        Some(l) => {
+            let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
+            let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
+            debug_assert_eq!(unpack(l.start).0, 0);
+            match replay_lasso(m, &prefix, &cycle, invalid_continues) {
+                Ok(word) if !lasso::holds(f, &word) => {
+                    v.verdict = Some(false);
+                    v.counterexample = Some(word.to_rers());
+                }
+                Ok(word) => {
+                    v.note = Some(format!(
+                        "internal: the formula holds on the lasso found {}",
+                        word.to_rers()
+                    ))
+                }
+                Err(e) => v.note = Some(format!("internal: the lasso found does not replay: {e}")),
+            }
+            if let Some(n) = &v.note {
+                eprintln!("rigor: property {index}: {n}; answering unknown");
+            }
+        }
+        None => {
+            if complete && !product.touched_unexpanded.get() {
+                v.verdict = Some(true);
+            } else {
+                v.note = Some("exploration incomplete and no counterexample found".into());
+            }
+        }
+    }
+    v.seconds = start.elapsed().as_secs_f64();
+    v
+}
+
+/// Checks every property of a file against one graph, in parallel on
+/// `threads` threads. Properties that do not parse are unknown, with the
+/// located message as the note.
+pub fn check_all(
+    m: &Machine,
+    invalid_continues: bool,
+    graph: &StateGraph,
+    complete: bool,
+    props: &PropertyFile,
+    file: &str,
+    threads: usize,
+) -> Vec<LtlVerdict> {
+    let n = props.properties.len();
+    let results: Mutex<Vec<Option<LtlVerdict>>> = Mutex::new(vec![None; n]);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1).min(n.max(1)) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= n {
+                    break;
+                }
+                let p = &props.properties[k];
+                let v = match &p.formula {
+                    Ok(f) => check_formula(m, invalid_continues, graph, complete, k, &p.text, f),
+                    Err(_) => LtlVerdict::unknown(
+                        k,
+                        p.text.clone(),
+                        p.error(file).map(|e| e.to_string()).unwrap_or_default(),
+                    ),
+                };
+                results.lock().expect("no poisoned lock")[k] = Some(v);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no poisoned lock")
+        .into_iter()
+        .map(|v| v.expect("every property checked"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ltl::syntax::parse_formula;
+
+    /// Inputs A, B; outputs X, Y. State 0: A -> X, stay; B -> Y, go to 1.
+    /// State 1: A -> error; B -> invalid. So the only infinite traces are
+    /// (iA oX)^ω: "G ! oY" holds only because the runs with oY are finite.
+    fn graph() -> StateGraph {
+        StateGraph::from_rows(
+            vec!["A".into(), "B".into()],
+            vec!["X".into(), "Y".into()],
+            &[
+                vec![(0, Outcome::Output(0)), (1, Outcome::Output(1))],
+                vec![(u32::MAX, Outcome::Error(1)), (1, Outcome::Invalid)],
+            ],
+        )
+    }
+
+    fn verdict(f: &str) -> (bool, u64) {
+        let g = graph();
+        let alpha = Alphabet::of_program(&g.inputs, &g.outputs);
+        let t = translate(&parse_formula(f).unwrap().negated(), &alpha).unwrap();
+        let p = GraphProduct::new(&g, &t, false);
+        let r = emptiness::check(&p);
+        (r.lasso.is_none(), r.states)
+    }
+
+    #[test]
+    fn finite_runs_do_not_count() {
+        assert!(verdict("G ! oY").0);
+        assert!(verdict("G (iA -> X oX)").0);
+        assert!(verdict("G F iA").0);
+        assert!(!verdict("F iB").0);
+        assert!(!verdict("G iA").0);
+    }
+}

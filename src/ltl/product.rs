@@ -1,0 +1,155 @@
+//! Products of an automaton with the program's trace system, and with a
+//! single lasso word (for testing the translation).
+//!
+//! A program step from state `s` on input `i` contributes the letters
+//! `i` then `o` (output) or just `i` (silent, 2012). Steps ending in an
+//! error, an invalid input or a failed assumption end the run and so give
+//! no infinite trace: they have no product successor. One product edge reads
+//! the whole step, so its acceptance marks are the union of those of the
+//! automaton edges for its one or two letters.
+
+use std::cell::Cell;
+
+use super::emptiness::{Product, Succ};
+use super::translate::Tgba;
+use crate::explore::graph::{Outcome, StateGraph};
+
+/// Packs a product state.
+#[inline]
+pub fn pack(s: u32, q: u32) -> u64 {
+    ((s as u64) << 32) | q as u64
+}
+
+/// Unpacks a product state into (program or word position, automaton state).
+#[inline]
+pub fn unpack(x: u64) -> (u32, u32) {
+    ((x >> 32) as u32, x as u32)
+}
+
+/// The product of an explored [`StateGraph`] with a [`Tgba`] whose letters
+/// are the program's inputs then outputs. Edge labels are input numbers.
+pub struct GraphProduct<'a> {
+    graph: &'a StateGraph,
+    tgba: &'a Tgba,
+    /// Set when the search reached a state the exploration did not expand.
+    pub touched_unexpanded: Cell<bool>,
+    /// Whether an invalid step that changed the state continues the trace
+    /// (as an input with no output); see [`crate::ltl::check::invalid_continues`].
+    invalid_continues: bool,
+}
+
+impl<'a> GraphProduct<'a> {
+    /// The product, starting in program state 0.
+    pub fn new(graph: &'a StateGraph, tgba: &'a Tgba, invalid_continues: bool) -> Self {
+        assert_eq!(tgba.n_letters, graph.inputs.len() + graph.outputs.len());
+        GraphProduct {
+            graph,
+            tgba,
+            touched_unexpanded: Cell::new(false),
+            invalid_continues,
+        }
+    }
+}
+
+impl Product for GraphProduct<'_> {
+    fn initial(&self, out: &mut Vec<u64>) {
+        if self.graph.n_states > 0 {
+            out.extend(self.tgba.initial.iter().map(|&q| pack(0, q)));
+        }
+    }
+
+    fn successors(&self, x: u64, out: &mut Vec<Succ>) {
+        let (s, q) = unpack(x);
+        if !self.graph.is_expanded(s) {
+            self.touched_unexpanded.set(true);
+            return;
+        }
+        let ni = self.graph.n_inputs();
+        for (i, e) in self.graph.edges_of(s).iter().enumerate() {
+            match e.outcome() {
+                Outcome::Invalid if !self.invalid_continues || e.target == s => {}
+                Outcome::Silent | Outcome::Invalid => {
+                    for &(q1, a1) in self.tgba.succ(q, i) {
+                        out.push(Succ {
+                            target: pack(e.target, q1),
+                            acc: a1,
+                            label: i as u32,
+                        });
+                    }
+                }
+                Outcome::Output(k) => {
+                    for &(q1, a1) in self.tgba.succ(q, i) {
+                        for &(q2, a2) in self.tgba.succ(q1, ni + k as usize) {
+                            out.push(Succ {
+                                target: pack(e.target, q2),
+                                acc: a1 | a2,
+                                label: i as u32,
+                            });
+                        }
+                    }
+                }
+                Outcome::Error(_) | Outcome::Blocked => {}
+            }
+        }
+    }
+
+    fn all_acc(&self) -> u32 {
+        self.tgba.all_acc()
+    }
+}
+
+/// The product of a [`Tgba`] with one lasso word given as letter numbers:
+/// non-empty iff the automaton accepts the word.
+pub struct WordProduct<'a> {
+    tgba: &'a Tgba,
+    word: Vec<usize>,
+    loop_start: usize,
+}
+
+impl<'a> WordProduct<'a> {
+    /// The product with `prefix cycle^ω` (`cycle` non-empty).
+    pub fn new(tgba: &'a Tgba, prefix: &[usize], cycle: &[usize]) -> Self {
+        assert!(!cycle.is_empty());
+        let mut word = prefix.to_vec();
+        word.extend_from_slice(cycle);
+        WordProduct {
+            tgba,
+            word,
+            loop_start: prefix.len(),
+        }
+    }
+}
+
+impl Product for WordProduct<'_> {
+    fn initial(&self, out: &mut Vec<u64>) {
+        out.extend(self.tgba.initial.iter().map(|&q| pack(0, q)));
+    }
+
+    fn successors(&self, x: u64, out: &mut Vec<Succ>) {
+        let (p, q) = unpack(x);
+        let p = p as usize;
+        let np = if p + 1 < self.word.len() {
+            p + 1
+        } else {
+            self.loop_start
+        };
+        for &(q1, a) in self.tgba.succ(q, self.word[p]) {
+            out.push(Succ {
+                target: pack(np as u32, q1),
+                acc: a,
+                label: 0,
+            });
+        }
+    }
+
+    fn all_acc(&self) -> u32 {
+        self.tgba.all_acc()
+    }
+}
+
+/// Whether `tgba` accepts `prefix cycle^ω`.
+pub fn accepts(tgba: &Tgba, prefix: &[usize], cycle: &[usize]) -> bool {
+    super::emptiness::check(&WordProduct::new(tgba, prefix, cycle))
+        .lasso
+        .is_some()
+}
