@@ -13,7 +13,8 @@ use crate::solve::find_problems;
 pub struct Args {
     /// A RERS problem folder (searched recursively), or one program.
     pub dir: String,
-    /// Where to write the answer CSVs (`Problem<N>-reach.csv`) and witnesses.
+    /// Where to write the answer CSVs (`Problem<N>-reach.csv`, and
+    /// `Problem<N>-ltl.csv` when a property file is found) and witnesses.
     #[arg(long, default_value = "rigor-answers")]
     pub out: String,
     /// Limits, applied to each problem separately.
@@ -31,11 +32,22 @@ struct Row {
     unknown: usize,
     states: u64,
     seconds: f64,
+    /// LTL properties `true/false/unknown`, when a property file was found.
+    ltl: String,
     note: String,
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+}
+
+/// File-name stem of a problem's answers: `Problem11`, or `m135`.
+fn answer_stem(name: &str) -> String {
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        format!("Problem{name}")
+    } else {
+        name.to_string()
+    }
 }
 
 /// Runs `rigor solve`.
@@ -58,11 +70,7 @@ pub fn run(args: &Args) -> CliResult {
         match super::reach::solve(&program, &args.limits) {
             Ok(r) => {
                 let (reachable, unreachable, unknown) = r.counts();
-                let stem = if p.name.chars().all(|c| c.is_ascii_digit()) {
-                    format!("Problem{}", p.name)
-                } else {
-                    p.name.clone()
-                };
+                let stem = answer_stem(&p.name);
                 write_file(
                     &out_dir.join(format!("{stem}-reach.csv")),
                     &super::reach::csv(&r),
@@ -85,6 +93,7 @@ pub fn run(args: &Args) -> CliResult {
                     unknown,
                     states: r.states,
                     seconds: started.elapsed().as_secs_f64(),
+                    ltl: String::new(),
                     note,
                 });
             }
@@ -100,27 +109,66 @@ pub fn run(args: &Args) -> CliResult {
                     unknown: 0,
                     states: 0,
                     seconds: started.elapsed().as_secs_f64(),
+                    ltl: String::new(),
                     note: "error (see above)".into(),
                 });
+            }
+        }
+        if let (Some(props), Some(row)) = (&p.properties, rows.last_mut()) {
+            let stem = answer_stem(&p.name);
+            let props = props.to_string_lossy().to_string();
+            match super::ltl::solve(&program, &props, &args.limits, None) {
+                Ok(r) => {
+                    write_file(
+                        &out_dir.join(format!("{stem}-ltl.csv")),
+                        &super::ltl::csv(&r),
+                    )?;
+                    write_file(
+                        &out_dir.join(format!("{stem}-ltl-witnesses.txt")),
+                        &super::ltl::witnesses(&r),
+                    )?;
+                    let count =
+                        |b: Option<bool>| r.verdicts.iter().filter(|v| v.verdict == b).count();
+                    row.ltl = format!(
+                        "{}/{}/{}",
+                        count(Some(true)),
+                        count(Some(false)),
+                        count(None)
+                    );
+                    row.seconds = started.elapsed().as_secs_f64();
+                }
+                Err(e) => {
+                    failures += 1;
+                    eprintln!("rigor: {e}");
+                    row.ltl = "error".into();
+                }
             }
         }
     }
     let mut o = std::io::stdout().lock();
     writeln!(
         o,
-        "{:<8} {:>6} {:>9} {:>11} {:>7} {:>11} {:>9}  program",
-        "problem", "labels", "reachable", "unreachable", "unknown", "states", "time(s)"
+        "{:<8} {:>6} {:>9} {:>11} {:>7} {:>11} {:>12} {:>9}  program",
+        "problem",
+        "labels",
+        "reachable",
+        "unreachable",
+        "unknown",
+        "states",
+        "ltl t/f/?",
+        "time(s)"
     )?;
     for r in &rows {
         writeln!(
             o,
-            "{:<8} {:>6} {:>9} {:>11} {:>7} {:>11} {:>9.2}  {}{}",
+            "{:<8} {:>6} {:>9} {:>11} {:>7} {:>11} {:>12} {:>9.2}  {}{}",
             r.problem,
             r.labels,
             r.reachable,
             r.unreachable,
             r.unknown,
             r.states,
+            if r.ltl.is_empty() { "-" } else { &r.ltl },
             r.seconds,
             r.program,
             if r.note.is_empty() {
