@@ -75,7 +75,7 @@ fn hand_written_problems() {
     assert!(n >= 2, "the hand-written LTL problems are there");
 }
 
-const SMALL: [&str; 10] = [
+const SMALL: [&str; 13] = [
     "2012/Problem1.c",
     "2012/Problem2.c",
     "2012/Problem3.c",
@@ -86,6 +86,9 @@ const SMALL: [&str; 10] = [
     "2019/training-seq-ltl/Problem1/Problem1.c",
     "2019/training-seq-ltl/Problem2/Problem2.c",
     "2019/training-seq-ltl/Problem3/Problem3.c",
+    "2019/training-seq-ltl/Problem1/Problem1.java",
+    "2019/training-seq-ltl/Problem2/Problem2.java",
+    "2019/training-seq-ltl/Problem3/Problem3.java",
 ];
 
 const LARGE: [&str; 5] = [
@@ -107,7 +110,7 @@ fn official_ltl_verdicts() {
     }
     let mut groups: BTreeMap<(String, String), BTreeMap<u32, bool>> = BTreeMap::new();
     for t in common::truth(&dir) {
-        if t.track == "ltl" && t.program.ends_with(".c") {
+        if t.track == "ltl" && (t.program.ends_with(".c") || t.program.ends_with(".java")) {
             groups
                 .entry((t.program.clone(), t.properties.clone()))
                 .or_default()
