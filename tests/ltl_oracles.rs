@@ -307,11 +307,17 @@ fn spin_never_claims_agree() {
         .run(
             &(formula(false), prop::collection::vec(word(), 8)),
             |(f, words)| {
-                let out = Command::new("spin")
-                    .arg("-f")
+                // Spin's translator blows up on some formulas: give each 20 s
+                // and leave out the ones it cannot translate in time.
+                let out = Command::new("timeout")
+                    .args(["20", "spin", "-f"])
                     .arg(format!("!({})", spin_syntax(&f)))
                     .output()
                     .expect("spin runs");
+                if out.status.code() == Some(124) {
+                    eprintln!("spin timed out on {f}: formula left out");
+                    return Ok(());
+                }
                 let text = String::from_utf8_lossy(&out.stdout).to_string();
                 prop_assert!(text.contains("never"), "spin output for {}: {}", f, text);
                 let claim = parse_claim(&text);
