@@ -139,15 +139,22 @@ impl Op {
     }
 
     fn shift_target(&mut self, base: u32) {
-        match self {
+        if let Some(t) = self.target() {
+            self.set_target(t + base);
+        }
+    }
+
+    /// The jump target, if the instruction is a jump.
+    pub(super) fn target(&self) -> Option<u32> {
+        match *self {
             Op::Jmp { target }
             | Op::JEq { target, .. }
             | Op::JNe { target, .. }
             | Op::JLt { target, .. }
             | Op::JLe { target, .. }
             | Op::JZ { target, .. }
-            | Op::JNz { target, .. } => *target += base,
-            _ => {}
+            | Op::JNz { target, .. } => Some(target),
+            _ => None,
         }
     }
 

@@ -96,7 +96,7 @@ impl InputAliases {
             let op = &code[pc];
             let out = transfer(op, before[pc]);
             let mut succ = [None, None];
-            if let Some(t) = target(op) {
+            if let Some(t) = op.target() {
                 succ[0] = Some(t as usize);
             }
             if !matches!(op, Op::Jmp { .. }) && !op.stops() {
@@ -145,20 +145,6 @@ fn dest(op: &Op) -> Option<u32> {
         | Op::BitNot { dst, .. }
         | Op::Load { dst, .. }
         | Op::LoadPtr { dst, .. } => Some(dst),
-        _ => None,
-    }
-}
-
-/// The jump target of an instruction, if it is a jump.
-fn target(op: &Op) -> Option<u32> {
-    match *op {
-        Op::Jmp { target }
-        | Op::JEq { target, .. }
-        | Op::JNe { target, .. }
-        | Op::JLt { target, .. }
-        | Op::JLe { target, .. }
-        | Op::JZ { target, .. }
-        | Op::JNz { target, .. } => Some(target),
         _ => None,
     }
 }
@@ -215,7 +201,7 @@ fn specialize(
                 Op::JNz { a, .. } => known(a).map(|x| x != 0),
                 _ => None,
             };
-            match (decided, target(op)) {
+            match (decided, op.target()) {
                 (Some(true), Some(t)) => Some(Op::Jmp { target: t }),
                 (Some(false), _) => None,
                 _ => Some(*op),
@@ -254,7 +240,7 @@ fn clean_up(ops: &mut [Option<Op>]) -> bool {
     let n = ops.len();
     for pc in 0..n {
         let Some(op) = ops[pc] else { continue };
-        let Some(t) = target(&op) else { continue };
+        let Some(t) = op.target() else { continue };
         let rt = resolve(ops, t as usize);
         let fall = resolve(ops, pc + 1);
         let conditional = !matches!(op, Op::Jmp { .. });
@@ -264,7 +250,7 @@ fn clean_up(ops: &mut [Option<Op>]) -> bool {
             changed = true;
         } else if rt != t as usize {
             let mut new = op;
-            set_target(&mut new, rt as u32);
+            new.set_target(rt as u32);
             ops[pc] = Some(new);
             changed = true;
         }
@@ -280,7 +266,7 @@ fn clean_up(ops: &mut [Option<Op>]) -> bool {
         match ops[pc] {
             None => stack.push(pc + 1),
             Some(op) => {
-                if let Some(t) = target(&op) {
+                if let Some(t) = op.target() {
                     stack.push(t as usize);
                 }
                 if !matches!(op, Op::Jmp { .. }) && !op.stops() {
@@ -296,19 +282,6 @@ fn clean_up(ops: &mut [Option<Op>]) -> bool {
         }
     }
     changed
-}
-
-fn set_target(op: &mut Op, t: u32) {
-    match op {
-        Op::Jmp { target }
-        | Op::JEq { target, .. }
-        | Op::JNe { target, .. }
-        | Op::JLt { target, .. }
-        | Op::JLe { target, .. }
-        | Op::JZ { target, .. }
-        | Op::JNz { target, .. } => *target = t,
-        _ => {}
-    }
 }
 
 /// Drops removed instructions and renumbers jump targets.
@@ -327,8 +300,8 @@ fn compact(ops: &[Option<Op>]) -> Vec<Op> {
         .flatten()
         .map(|op| {
             let mut op = *op;
-            if let Some(t) = target(&op) {
-                set_target(&mut op, new_index[t as usize]);
+            if let Some(t) = op.target() {
+                op.set_target(new_index[t as usize]);
             }
             op
         })
