@@ -29,6 +29,10 @@ pub struct Args {
     /// Threads checking properties in parallel (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Check the explored graph itself, not its trace quotient (slower; for
+    /// measurements and cross-checks).
+    #[arg(long)]
+    pub no_quotient: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -48,6 +52,11 @@ pub struct LtlReport {
     pub verdicts: Vec<LtlVerdict>,
     /// Program states discovered.
     pub states: u64,
+    /// States of the trace quotient the properties were checked on (equal
+    /// to `states` with `--no-quotient`).
+    pub quotient_states: u64,
+    /// Time to compute the quotient, seconds.
+    pub quotient_seconds: f64,
     /// Whether the whole state space was explored without a fault.
     pub complete: bool,
     /// Why the exploration stopped early, if it did.
@@ -70,6 +79,7 @@ pub fn solve(
     properties: &str,
     limits: &LimitArgs,
     threads: Option<usize>,
+    quotient: bool,
 ) -> Result<LtlReport, crate::error::Error> {
     let props = read_properties(properties)?;
     let p = frontend::load(program)?;
@@ -79,8 +89,22 @@ pub fn solve(
         progress: limits.progress(),
         ..Options::default()
     };
-    let ex = explore(&m, &limits.limits(), &opts);
+    let mut ex = explore(&m, &limits.limits(), &opts);
     let complete = ex.is_complete();
+    let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
+    let states = ex.graph.n_states as u64;
+    let q_start = Instant::now();
+    // The store and parent links are not needed any more: free them before
+    // the quotient and the products allocate.
+    ex.store = crate::explore::store::StateStore::new(0);
+    ex.parent = Vec::new();
+    ex.parent_input = Vec::new();
+    let quotient_graph =
+        quotient.then(|| crate::ltl::quotient::trace_quotient(&ex.graph, invalid_continues).graph);
+    let mut graphs = Vec::new();
+    graphs.extend(quotient_graph.as_ref());
+    graphs.push(&ex.graph);
+    let quotient_seconds = q_start.elapsed().as_secs_f64();
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -89,8 +113,8 @@ pub fn solve(
     let start = Instant::now();
     let verdicts = check_all(
         &m,
-        crate::ltl::check::invalid_continues(p.step_return),
-        &ex.graph,
+        invalid_continues,
+        &graphs,
         complete,
         &props,
         properties,
@@ -103,7 +127,9 @@ pub fn solve(
         track: "ltl",
         product_states: verdicts.iter().map(|v| v.product_states).sum(),
         verdicts,
-        states: ex.graph.n_states as u64,
+        states,
+        quotient_states: graphs[0].n_states as u64,
+        quotient_seconds,
         complete,
         stopped: ex.stopped.clone(),
         faults: ex
@@ -147,7 +173,13 @@ pub fn witnesses(r: &LtlReport) -> String {
 
 /// Runs `rigor ltl`.
 pub fn run(args: &Args) -> CliResult {
-    let r = solve(&args.program, &args.properties, &args.limits, args.threads)?;
+    let r = solve(
+        &args.program,
+        &args.properties,
+        &args.limits,
+        args.threads,
+        !args.no_quotient,
+    )?;
     if let Some(path) = &args.witness {
         std::fs::write(path, witnesses(&r)).map_err(|e| format!("{path}: cannot write: {e}"))?;
     }

@@ -140,25 +140,84 @@ pub fn replay_lasso(
     })
 }
 
-/// Checks one formula against the graph. `complete`: whether the graph
-/// holds every reachable state (and the engine never faulted).
+/// Turns an input lasso of a quotient graph ([`super::quotient`]) into one
+/// of the program: runs the prefix, then the cycle again and again until the
+/// program is back in a state it had at an earlier cycle boundary (it must,
+/// the program being finite and deterministic). The result reads the same
+/// infinite word. Gives up after `max_rounds` cycles.
+pub fn unroll_lasso(
+    m: &Machine,
+    prefix: &[usize],
+    cycle: &[usize],
+    max_rounds: usize,
+) -> Result<(Vec<usize>, Vec<usize>), String> {
+    if cycle.is_empty() {
+        return Err("empty cycle".into());
+    }
+    let mut scratch = m.scratch();
+    let mut cur = m.initial_state();
+    let mut next = cur.clone();
+    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<(), String> {
+        for &i in inputs {
+            if i >= m.n_inputs() {
+                return Err(format!("input {i} out of range"));
+            }
+            m.step(&mut scratch, cur, i, &mut next)
+                .map_err(|f| format!("engine fault: {f}"))?;
+            std::mem::swap(cur, &mut next);
+        }
+        Ok(())
+    };
+    run(prefix, &mut cur)?;
+    let mut seen: hashbrown::HashMap<Vec<i32>, usize> = hashbrown::HashMap::new();
+    for round in 0..=max_rounds {
+        if let Some(&first) = seen.get(&cur) {
+            let mut p = prefix.to_vec();
+            for _ in 0..first {
+                p.extend_from_slice(cycle);
+            }
+            let c: Vec<usize> = (first..round).flat_map(|_| cycle.iter().copied()).collect();
+            return Ok((p, c));
+        }
+        seen.insert(cur.clone(), round);
+        run(cycle, &mut cur)?;
+    }
+    Err(format!(
+        "the program did not repeat a state within {max_rounds} cycles"
+    ))
+}
+
+/// Most cycle repetitions [`unroll_lasso`] tries on the last graph.
+const MAX_UNROLL: usize = 100_000;
+
+/// Cycle repetitions tried before a smaller graph's lasso is given up for
+/// the next graph's (which keeps counterexamples short).
+const QUICK_UNROLL: usize = 64;
+
+/// Checks one formula. `graphs` are trace-equivalent views of the program,
+/// smallest first (the trace quotient, then the explored graph): the product
+/// is searched on the first; if its lasso does not unroll into a program
+/// lasso within a few cycles, on the next. `complete`: whether the graphs
+/// hold every reachable state (and the engine never faulted).
+#[allow(clippy::too_many_arguments)]
 pub fn check_formula(
     m: &Machine,
     invalid_continues: bool,
-    graph: &StateGraph,
+    graphs: &[&StateGraph],
     complete: bool,
     index: usize,
     text: &str,
     f: &Formula,
 ) -> LtlVerdict {
     let start = Instant::now();
-    let alpha = Alphabet::of_program(&graph.inputs, &graph.outputs);
+    let Some(first) = graphs.first() else {
+        return LtlVerdict::unknown(index, text.into(), "no graph".into());
+    };
+    let alpha = Alphabet::of_program(&first.inputs, &first.outputs);
     let tgba = match translate(&f.negated(), &alpha) {
         Ok(t) => t,
         Err(e) => return LtlVerdict::unknown(index, text.into(), format!("translation: {e}")),
     };
-    let product = GraphProduct::new(graph, &tgba, invalid_continues);
-    let r = emptiness::check(&product);
     let mut v = LtlVerdict {
         property: index,
         formula: text.to_string(),
@@ -166,50 +225,65 @@ pub fn check_formula(
         counterexample: None,
         note: None,
         automaton_states: tgba.n_states,
-        product_states: r.states,
+        product_states: 0,
         seconds: 0.0,
     };
-    match r.lasso {
-        Some(l) => {
-            let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
-            let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
-            debug_assert_eq!(unpack(l.start).0, 0);
-            match replay_lasso(m, &prefix, &cycle, invalid_continues) {
-                Ok(word) if !lasso::holds(f, &word) => {
-                    v.verdict = Some(false);
-                    v.counterexample = Some(word.to_rers());
-                }
-                Ok(word) => {
-                    v.note = Some(format!(
-                        "internal: the formula holds on the lasso found {}",
-                        word.to_rers()
-                    ))
-                }
-                Err(e) => v.note = Some(format!("internal: the lasso found does not replay: {e}")),
-            }
-            if let Some(n) = &v.note {
-                eprintln!("rigor: property {index}: {n}; answering unknown");
-            }
-        }
-        None => {
+    for (g, graph) in graphs.iter().enumerate() {
+        let last = g + 1 == graphs.len();
+        let product = GraphProduct::new(graph, &tgba, invalid_continues);
+        let r = emptiness::check(&product);
+        v.product_states += r.states;
+        let Some(l) = r.lasso else {
             if complete && !product.touched_unexpanded.get() {
                 v.verdict = Some(true);
             } else {
                 v.note = Some("exploration incomplete and no counterexample found".into());
             }
+            break;
+        };
+        let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
+        let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
+        debug_assert_eq!(unpack(l.start).0, 0);
+        let rounds = if last { MAX_UNROLL } else { QUICK_UNROLL };
+        let (p, c) = match unroll_lasso(m, &prefix, &cycle, rounds) {
+            Ok(pc) => pc,
+            Err(_) if !last => continue,
+            Err(e) => {
+                v.note = Some(format!("internal: the lasso found does not replay: {e}"));
+                break;
+            }
+        };
+        match replay_lasso(m, &p, &c, invalid_continues) {
+            Ok(word) if !lasso::holds(f, &word) => {
+                v.verdict = Some(false);
+                v.counterexample = Some(word.to_rers());
+            }
+            Ok(word) => {
+                v.note = Some(format!(
+                    "internal: the formula holds on the lasso found {}",
+                    word.to_rers()
+                ))
+            }
+            Err(e) => v.note = Some(format!("internal: the lasso found does not replay: {e}")),
+        }
+        break;
+    }
+    if let Some(n) = &v.note {
+        if n.starts_with("internal") {
+            eprintln!("rigor: property {index}: {n}; answering unknown");
         }
     }
     v.seconds = start.elapsed().as_secs_f64();
     v
 }
 
-/// Checks every property of a file against one graph, in parallel on
+/// Checks every property of a file (see [`check_formula`] for `graphs`), in parallel on
 /// `threads` threads. Properties that do not parse are unknown, with the
 /// located message as the note.
 pub fn check_all(
     m: &Machine,
     invalid_continues: bool,
-    graph: &StateGraph,
+    graphs: &[&StateGraph],
     complete: bool,
     props: &PropertyFile,
     file: &str,
@@ -227,7 +301,7 @@ pub fn check_all(
                 }
                 let p = &props.properties[k];
                 let v = match &p.formula {
-                    Ok(f) => check_formula(m, invalid_continues, graph, complete, k, &p.text, f),
+                    Ok(f) => check_formula(m, invalid_continues, graphs, complete, k, &p.text, f),
                     Err(_) => LtlVerdict::unknown(
                         k,
                         p.text.clone(),

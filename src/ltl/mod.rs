@@ -15,5 +15,6 @@ pub mod check;
 pub mod emptiness;
 pub mod lasso;
 pub mod product;
+pub mod quotient;
 pub mod syntax;
 pub mod translate;
