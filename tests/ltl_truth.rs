@@ -193,7 +193,10 @@ fn quotient_and_full_graph_agree() {
     };
     let mut pairs = vec![];
     for i in 1..=6 {
-        pairs.push((format!("2012/Problem{i}.c"), format!("2012/properties{i}.txt")));
+        pairs.push((
+            format!("2012/Problem{i}.c"),
+            format!("2012/properties{i}.txt"),
+        ));
     }
     pairs.push((
         "2014/Problem1401_opt.c".into(),
@@ -208,6 +211,40 @@ fn quotient_and_full_graph_agree() {
         for (a, b) in q.verdicts.iter().zip(&full.verdicts) {
             assert_eq!(a.verdict, b.verdict, "{program} property {}", a.property);
             assert!(a.verdict.is_some(), "{program} property {}", a.property);
+        }
+    }
+}
+
+/// `--timeout` bounds the whole run, the checks included: a run cut short
+/// answers unknown, never wrong. (12 s usually ends the exploration of
+/// 2012 P10 and stops the checks part-way.)
+#[test]
+fn timeout_gives_unknown_not_wrong() {
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    let mut expected = BTreeMap::new();
+    for t in common::truth(&dir) {
+        if t.track == "ltl" && t.program == "2012/Problem10.c" {
+            expected.insert(t.property as usize, t.verdict);
+        }
+    }
+    let limits = LimitArgs {
+        timeout: Some(12.0),
+        ..quiet()
+    };
+    let p = dir.join("2012/Problem10.c").to_string_lossy().to_string();
+    let f = dir
+        .join("2012/properties10.txt")
+        .to_string_lossy()
+        .to_string();
+    let r = solve(&p, &f, &limits, Some(1), true).expect("solves");
+    assert_eq!(r.verdicts.len(), 100);
+    let unknown = r.verdicts.iter().filter(|v| v.verdict.is_none()).count();
+    assert!(unknown > 0, "12 s is not enough for 2012 P10 on one thread");
+    for v in &r.verdicts {
+        if let Some(b) = v.verdict {
+            assert_eq!(b, expected[&v.property], "property {}", v.property);
         }
     }
 }

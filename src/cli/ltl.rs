@@ -10,7 +10,8 @@ use super::CliResult;
 use crate::engine::Machine;
 use crate::explore::{explore, Options, StopReason};
 use crate::frontend;
-use crate::ltl::check::{check_all, LtlVerdict};
+use crate::ltl::check::{check_all, LtlVerdict, Subject};
+use crate::ltl::emptiness::Budget;
 use crate::ltl::syntax::read_properties;
 
 /// Arguments of `rigor ltl`.
@@ -73,7 +74,8 @@ pub struct LtlReport {
     pub peak_memory: Option<u64>,
 }
 
-/// Loads, explores and checks.
+/// Loads, explores and checks. `--timeout` and `--memory-limit` bound the
+/// whole run: properties still unchecked when they run out are unknown.
 pub fn solve(
     program: &str,
     properties: &str,
@@ -81,6 +83,8 @@ pub fn solve(
     threads: Option<usize>,
     quotient: bool,
 ) -> Result<LtlReport, crate::error::Error> {
+    let run_start = Instant::now();
+    let run_limits = limits.limits();
     let props = read_properties(properties)?;
     let p = frontend::load(program)?;
     let m = Machine::compile(&p)?;
@@ -89,7 +93,7 @@ pub fn solve(
         progress: limits.progress(),
         ..Options::default()
     };
-    let mut ex = explore(&m, &limits.limits(), &opts);
+    let mut ex = explore(&m, &run_limits, &opts);
     let complete = ex.is_complete();
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
     let states = ex.graph.n_states as u64;
@@ -111,15 +115,17 @@ pub fn solve(
             .unwrap_or(1)
     });
     let start = Instant::now();
-    let verdicts = check_all(
-        &m,
+    let subject = Subject {
+        machine: &m,
         invalid_continues,
-        &graphs,
+        graphs,
         complete,
-        &props,
-        properties,
-        threads,
-    );
+        budget: Budget {
+            deadline: run_limits.timeout.map(|t| run_start + t),
+            memory_limit: run_limits.memory_limit,
+        },
+    };
+    let verdicts = check_all(&subject, &props, properties, threads);
     Ok(LtlReport {
         program: program.to_string(),
         properties: properties.to_string(),
@@ -128,7 +134,7 @@ pub fn solve(
         product_states: verdicts.iter().map(|v| v.product_states).sum(),
         verdicts,
         states,
-        quotient_states: graphs[0].n_states as u64,
+        quotient_states: subject.graphs[0].n_states as u64,
         quotient_seconds,
         complete,
         stopped: ex.stopped.clone(),

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::emptiness;
+use super::emptiness::{self, Budget};
 use super::lasso::{self, LassoWord};
 use super::product::{unpack, GraphProduct};
 use super::syntax::{Formula, PropertyFile};
@@ -194,25 +194,39 @@ const MAX_UNROLL: usize = 100_000;
 /// the next graph's (which keeps counterexamples short).
 const QUICK_UNROLL: usize = 64;
 
-/// Checks one formula. `graphs` are trace-equivalent views of the program,
-/// smallest first (the trace quotient, then the explored graph): the product
-/// is searched on the first; if its lasso does not unroll into a program
-/// lasso within a few cycles, on the next. `complete`: whether the graphs
-/// hold every reachable state (and the engine never faulted).
-#[allow(clippy::too_many_arguments)]
-pub fn check_formula(
-    m: &Machine,
-    invalid_continues: bool,
-    graphs: &[&StateGraph],
-    complete: bool,
-    index: usize,
-    text: &str,
-    f: &Formula,
-) -> LtlVerdict {
+/// What the properties are checked against.
+pub struct Subject<'a> {
+    /// The program, to replay lassos.
+    pub machine: &'a Machine,
+    /// See [`invalid_continues`].
+    pub invalid_continues: bool,
+    /// Trace-equivalent views of the program, smallest first (the trace
+    /// quotient, then the explored graph): a product is searched on the
+    /// first; if its lasso does not unroll into a program lasso within a few
+    /// cycles, on the next.
+    pub graphs: Vec<&'a StateGraph>,
+    /// Whether the graphs hold every reachable state (and the engine never
+    /// faulted): the condition for any `true`.
+    pub complete: bool,
+    /// When each property's search gives up (answer unknown).
+    pub budget: Budget,
+}
+
+/// Checks one formula against `subject`.
+pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -> LtlVerdict {
     let start = Instant::now();
+    let (m, invalid_continues, graphs, complete) = (
+        subject.machine,
+        subject.invalid_continues,
+        &subject.graphs,
+        subject.complete,
+    );
     let Some(first) = graphs.first() else {
         return LtlVerdict::unknown(index, text.into(), "no graph".into());
     };
+    if let Some(why) = subject.budget.spent() {
+        return LtlVerdict::unknown(index, text.into(), why.into());
+    }
     let alpha = Alphabet::of_program(&first.inputs, &first.outputs);
     let tgba = match translate(&f.negated(), &alpha) {
         Ok(t) => t,
@@ -231,8 +245,12 @@ pub fn check_formula(
     for (g, graph) in graphs.iter().enumerate() {
         let last = g + 1 == graphs.len();
         let product = GraphProduct::new(graph, &tgba, invalid_continues);
-        let r = emptiness::check(&product);
+        let r = emptiness::check_within(&product, &subject.budget);
         v.product_states += r.states;
+        if let Some(why) = r.gave_up {
+            v.note = Some(why.into());
+            break;
+        }
         let Some(l) = r.lasso else {
             if complete && !product.touched_unexpanded.get() {
                 v.verdict = Some(true);
@@ -281,10 +299,7 @@ pub fn check_formula(
 /// `threads` threads. Properties that do not parse are unknown, with the
 /// located message as the note.
 pub fn check_all(
-    m: &Machine,
-    invalid_continues: bool,
-    graphs: &[&StateGraph],
-    complete: bool,
+    subject: &Subject,
     props: &PropertyFile,
     file: &str,
     threads: usize,
@@ -301,7 +316,7 @@ pub fn check_all(
                 }
                 let p = &props.properties[k];
                 let v = match &p.formula {
-                    Ok(f) => check_formula(m, invalid_continues, graphs, complete, k, &p.text, f),
+                    Ok(f) => check_formula(subject, k, &p.text, f),
                     Err(_) => LtlVerdict::unknown(
                         k,
                         p.text.clone(),

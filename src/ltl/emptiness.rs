@@ -16,6 +16,11 @@
 //! by memory only. The successors of the states on the search path are kept
 //! in one flat stack.
 //!
+//! State numbers live in a dense array when the product says how its states
+//! map onto `0..bound` ([`Product::dense_index`]), in a hash map otherwise.
+//! The search stops, with no verdict, when its [`Budget`] (a deadline, a
+//! resident-memory limit) runs out.
+//!
 //! The lasso: the prefix is the search path to the state `s` where the
 //! component became accepting; the cycle starts with the closing edge, then
 //! breadth-first searches inside the component reach an edge of each missing
@@ -44,6 +49,85 @@ pub trait Product {
     fn successors(&self, s: u64, out: &mut Vec<Succ>);
     /// The mask of every acceptance set (0: every cycle accepts).
     fn all_acc(&self) -> u32;
+    /// If the states map one-to-one into `0..bound`: `bound`, and
+    /// [`Product::index`] gives the position. Default: no such map.
+    fn dense_bound(&self) -> Option<u64> {
+        None
+    }
+    /// The position of `s` in `0..dense_bound()` (only called when
+    /// [`Product::dense_bound`] is `Some`).
+    fn index(&self, _s: u64) -> usize {
+        0
+    }
+}
+
+/// When a search must give up: a deadline and a resident-memory limit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget {
+    /// Stop at this instant.
+    pub deadline: Option<std::time::Instant>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub memory_limit: Option<u64>,
+}
+
+impl Budget {
+    /// Why the budget is spent, if it is.
+    pub fn spent(&self) -> Option<&'static str> {
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Some("time limit reached during the check");
+        }
+        if let Some(m) = self.memory_limit {
+            if crate::explore::bfs::resident_bytes().is_some_and(|r| r >= m) {
+                return Some("memory limit reached during the check");
+            }
+        }
+        None
+    }
+}
+
+/// Dense arrays beyond this many entries fall back to a hash map.
+const MAX_DENSE: u64 = 1 << 31;
+
+/// Search numbers of product states: absent (never entered), 0 (dead: its
+/// component is finished) or the DFS number of a live state.
+enum Numbering {
+    /// `v[index] = 0` absent, `u32::MAX` dead, else the number.
+    Dense(Vec<u32>),
+    Sparse(FxHashMap<u64, u32>),
+}
+
+impl Numbering {
+    fn new<P: Product>(p: &P) -> Numbering {
+        match p.dense_bound() {
+            Some(b) if b <= MAX_DENSE => Numbering::Dense(vec![0; b as usize]),
+            _ => Numbering::Sparse(FxHashMap::default()),
+        }
+    }
+
+    #[inline]
+    fn get<P: Product>(&self, p: &P, s: u64) -> Option<u32> {
+        match self {
+            Numbering::Dense(v) => match v[p.index(s)] {
+                0 => None,
+                u32::MAX => Some(0),
+                k => Some(k),
+            },
+            Numbering::Sparse(m) => m.get(&s).copied(),
+        }
+    }
+
+    #[inline]
+    fn set<P: Product>(&mut self, p: &P, s: u64, k: u32) {
+        match self {
+            Numbering::Dense(v) => v[p.index(s)] = if k == 0 { u32::MAX } else { k },
+            Numbering::Sparse(m) => {
+                m.insert(s, k);
+            }
+        }
+    }
 }
 
 /// An accepting lasso: from `start`, the labels of the prefix, then the
@@ -69,6 +153,9 @@ pub struct Emptiness {
     pub states: u64,
     /// Product edges followed.
     pub edges: u64,
+    /// Why the search gave up (its [`Budget`] ran out), if it did; there is
+    /// then no verdict.
+    pub gave_up: Option<&'static str>,
 }
 
 struct Frame {
@@ -86,8 +173,13 @@ struct Root {
 
 /// Searches `p` for an accepting cycle reachable from an initial state.
 pub fn check<P: Product>(p: &P) -> Emptiness {
+    check_within(p, &Budget::default())
+}
+
+/// [`check`], giving up when `budget` runs out.
+pub fn check_within<P: Product>(p: &P, budget: &Budget) -> Emptiness {
     let all = p.all_acc();
-    let mut num: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut num = Numbering::new(p);
     let mut count: u32 = 0;
     let mut roots: Vec<Root> = Vec::new();
     let mut live: Vec<u64> = Vec::new();
@@ -101,7 +193,17 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
     macro_rules! push {
         ($s:expr, $in_acc:expr, $label:expr) => {{
             count += 1;
-            num.insert($s, count);
+            if count & 0xffff == 0 {
+                if let Some(why) = budget.spent() {
+                    return Emptiness {
+                        lasso: None,
+                        states: count as u64,
+                        edges,
+                        gave_up: Some(why),
+                    };
+                }
+            }
+            num.set(p, $s, count);
             roots.push(Root {
                 index: count,
                 acc: 0,
@@ -120,7 +222,7 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
     }
 
     for &init in &inits {
-        if num.contains_key(&init) {
+        if num.get(p, init).is_some() {
             continue;
         }
         push!(init, 0, 0);
@@ -129,10 +231,10 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
                 let e = succ[top.pos];
                 top.pos += 1;
                 edges += 1;
-                match num.get(&e.target) {
+                match num.get(p, e.target) {
                     None => push!(e.target, e.acc, e.label),
                     Some(0) => {}
-                    Some(&n) => {
+                    Some(n) => {
                         let mut acc = e.acc;
                         while n < roots.last().map_or(0, |r| r.index) {
                             let r = roots.pop().expect("root");
@@ -146,6 +248,7 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
                                 lasso: Some(lasso),
                                 states: count as u64,
                                 edges,
+                                gave_up: None,
                             };
                         }
                     }
@@ -153,15 +256,15 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
             } else {
                 let f = todo.pop().expect("frame");
                 succ.truncate(f.lo);
-                let n = num[&f.state];
+                let n = num.get(p, f.state).expect("state on the path numbered");
                 if roots.last().is_some_and(|r| r.index == n) {
                     roots.pop();
                     while let Some(&s) = live.last() {
-                        let k = num.get_mut(&s).expect("live state numbered");
-                        if *k < n {
+                        let k = num.get(p, s).expect("live state numbered");
+                        if k < n {
                             break;
                         }
-                        *k = 0;
+                        num.set(p, s, 0);
                         live.pop();
                     }
                 }
@@ -172,6 +275,7 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
         lasso: None,
         states: count as u64,
         edges,
+        gave_up: None,
     }
 }
 
@@ -179,7 +283,7 @@ pub fn check<P: Product>(p: &P) -> Emptiness {
 /// `closing` is the edge from the top of `todo` that made it so.
 fn lasso<P: Product>(
     p: &P,
-    num: &FxHashMap<u64, u32>,
+    num: &Numbering,
     root: u32,
     todo: &[Frame],
     closing: Succ,
@@ -188,7 +292,7 @@ fn lasso<P: Product>(
     let start = todo[0].state;
     let prefix: Vec<u32> = todo[1..].iter().map(|f| f.label).collect();
     let s = todo.last().expect("search path").state;
-    let in_scc = |x: u64| num.get(&x).is_some_and(|&k| k >= root);
+    let in_scc = |x: u64| num.get(p, x).is_some_and(|k| k >= root);
     let mut cycle = vec![closing.label];
     let mut got = closing.acc;
     let mut cur = closing.target;
@@ -261,6 +365,7 @@ mod tests {
     struct G {
         edges: Vec<Vec<(u64, u32, u32)>>,
         all: u32,
+        dense: bool,
     }
 
     impl Product for G {
@@ -274,6 +379,12 @@ mod tests {
         }
         fn all_acc(&self) -> u32 {
             self.all
+        }
+        fn dense_bound(&self) -> Option<u64> {
+            self.dense.then_some(self.edges.len() as u64)
+        }
+        fn index(&self, s: u64) -> usize {
+            s as usize
         }
     }
 
@@ -309,6 +420,7 @@ mod tests {
                 vec![(2, 2, 32)],
             ],
             all: 3,
+            dense: false,
         };
         let r = check(&g);
         let l = r.lasso.expect("accepting");
@@ -323,6 +435,7 @@ mod tests {
         let g = G {
             edges: vec![vec![(1, 0, 1), (2, 0, 2)], vec![(1, 1, 1)], vec![(2, 2, 2)]],
             all: 3,
+            dense: false,
         };
         assert!(check(&g).lasso.is_none());
         assert_eq!(check(&g).states, 3);
@@ -333,6 +446,7 @@ mod tests {
         let g = G {
             edges: vec![vec![(1, 0, 1)], vec![(2, 0, 2)], vec![(1, 0, 3)]],
             all: 0,
+            dense: true,
         };
         let l = check(&g).lasso.unwrap();
         let (end, _) = run(&g, &l);
@@ -345,8 +459,66 @@ mod tests {
         let n = 200_000u64;
         let mut edges: Vec<Vec<(u64, u32, u32)>> = (0..n).map(|s| vec![(s + 1, 0, 0)]).collect();
         edges.push(vec![(n / 2, 1, 0)]);
-        let g = G { edges, all: 1 };
+        let g = G {
+            edges,
+            all: 1,
+            dense: true,
+        };
         let l = check(&g).lasso.unwrap();
         assert_eq!(l.prefix.len() as u64, n);
+    }
+
+    /// Dense and sparse numberings give the same search on random graphs.
+    #[test]
+    fn dense_and_sparse_numbering_agree() {
+        let mut seed = 0x2545f4914f6cdd1du64;
+        let mut rnd = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..300 {
+            let n = 1 + rnd(12);
+            let edges: Vec<Vec<(u64, u32, u32)>> = (0..n)
+                .map(|_| {
+                    (0..rnd(3))
+                        .map(|l| (rnd(n), rnd(4) as u32, l as u32))
+                        .collect()
+                })
+                .collect();
+            let all = rnd(4) as u32;
+            let sparse = G {
+                edges: edges.clone(),
+                all,
+                dense: false,
+            };
+            let dense = G {
+                edges,
+                all,
+                dense: true,
+            };
+            let (a, b) = (check(&sparse), check(&dense));
+            assert_eq!(a.lasso, b.lasso);
+            assert_eq!(a.states, b.states);
+        }
+    }
+
+    #[test]
+    fn spent_budget_gives_up() {
+        let n = 200_000u64;
+        let edges: Vec<Vec<(u64, u32, u32)>> = (0..n).map(|s| vec![((s + 1) % n, 0, 0)]).collect();
+        let g = G {
+            edges,
+            all: 1,
+            dense: true,
+        };
+        let past = Budget {
+            deadline: Some(std::time::Instant::now()),
+            memory_limit: None,
+        };
+        let r = check_within(&g, &past);
+        assert!(r.lasso.is_none());
+        assert!(r.gave_up.is_some());
     }
 }

@@ -12,7 +12,7 @@ use std::cell::Cell;
 
 use super::emptiness::{Product, Succ};
 use super::translate::Tgba;
-use crate::explore::graph::{Outcome, StateGraph};
+use crate::explore::graph::{Outcome, StateGraph, NO_STATE};
 
 /// Packs a product state.
 #[inline]
@@ -66,6 +66,11 @@ impl Product for GraphProduct<'_> {
         }
         let ni = self.graph.n_inputs();
         for (i, e) in self.graph.edges_of(s).iter().enumerate() {
+            if e.target == NO_STATE && e.outcome().continues_trace() {
+                // A step the exploration could not follow (an engine fault).
+                self.touched_unexpanded.set(true);
+                continue;
+            }
             match e.outcome() {
                 Outcome::Invalid if !self.invalid_continues || e.target == s => {}
                 Outcome::Silent | Outcome::Invalid => {
@@ -95,6 +100,16 @@ impl Product for GraphProduct<'_> {
 
     fn all_acc(&self) -> u32 {
         self.tgba.all_acc()
+    }
+
+    fn dense_bound(&self) -> Option<u64> {
+        Some(self.graph.n_states as u64 * self.tgba.n_states as u64)
+    }
+
+    #[inline]
+    fn index(&self, x: u64) -> usize {
+        let (s, q) = unpack(x);
+        s as usize * self.tgba.n_states + q as usize
     }
 }
 
