@@ -408,3 +408,39 @@ fn industrial_complete_runs_match_the_jvm() {
         assert_eq!(n, reachable, "{p}");
     }
 }
+
+/// 2019 training LTL Problem1 has the same code in C and Java up to
+/// renaming: `compare` proves it by structure. Planting a difference in the
+/// Java copy defeats the structural proof, and the lockstep search finds
+/// the difference.
+#[test]
+fn compare_by_structure_and_its_planted_mutation() {
+    let Some(dir) = rers_dir() else { return };
+    let c = dir.join("2019/training-seq-ltl/Problem1/Problem1.c");
+    let j = dir.join("2019/training-seq-ltl/Problem1/Problem1.java");
+    let run = |b: &Path| {
+        let out = Command::new(rigor_bin())
+            .args(["compare", "--json", "--quiet"])
+            .arg(&c)
+            .arg(b)
+            .output()
+            .expect("run rigor compare");
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (out.status.code(), r)
+    };
+    let (code, r) = run(&j);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(r["method"], "structure");
+
+    let text = std::fs::read_to_string(&j).expect("read");
+    // Plant: the first assignment of a string field's value "e" becomes "f".
+    let needle = " = \"e\";";
+    let at = text.rfind(needle).expect("a field is set to \"e\"");
+    let mutated = format!("{} = \"f\";{}", &text[..at], &text[at + needle.len()..]);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mj = tmp.path().join("Problem1.java");
+    std::fs::write(&mj, mutated).expect("write");
+    let (code, r) = run(&mj);
+    assert_ne!(r["method"], "structure", "{r}");
+    assert_ne!(code, Some(0), "{r}");
+}

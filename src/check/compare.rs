@@ -130,6 +130,11 @@ pub struct CompareReport {
     pub seconds: f64,
     /// Peak resident memory in bytes.
     pub peak_memory: Option<u64>,
+    /// How the verdict was reached: `exploration` (lockstep search) or
+    /// `structure` (the code has the same shape, see
+    /// [`crate::check::structural`]; the lockstep search then only ran as a
+    /// bounded sanity check).
+    pub method: &'static str,
 }
 
 /// A difference whose replay did not reproduce it: a bug in rigor.
@@ -169,6 +174,7 @@ pub fn compare(
         notes: notes(a, b),
         seconds: 0.0,
         peak_memory: None,
+        method: "exploration",
     };
     // Inputs matched by name, in the first program's order.
     let only_a: Vec<String> = a

@@ -2,4 +2,5 @@
 
 pub mod compare;
 pub mod reach;
+pub mod structural;
 pub mod validate;

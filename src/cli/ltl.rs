@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::limits::LimitArgs;
 use super::CliResult;
 use crate::engine::Machine;
-use crate::explore::{explore, Options, StopReason};
+use crate::explore::{explore, Limits, Options, StopReason};
 use crate::frontend;
 use crate::ltl::check::{check_all, LtlVerdict, Subject};
 use crate::ltl::emptiness::Budget;
@@ -74,6 +74,10 @@ pub struct LtlReport {
     pub peak_memory: Option<u64>,
 }
 
+/// Share of the time and memory limits the exploration may use; the
+/// quotient and the checks get the rest.
+const EXPLORE_SHARE: f64 = 0.6;
+
 /// Loads, explores and checks. `--timeout` and `--memory-limit` bound the
 /// whole run: properties still unchecked when they run out are unknown.
 pub fn solve(
@@ -93,7 +97,16 @@ pub fn solve(
         progress: limits.progress(),
         ..Options::default()
     };
-    let mut ex = explore(&m, &run_limits, &opts);
+    // The exploration gets part of the budget, so that a run cut short still
+    // has time and memory to find counterexamples in what it explored.
+    let explore_limits = Limits {
+        timeout: run_limits.timeout.map(|t| t.mul_f64(EXPLORE_SHARE)),
+        memory_limit: run_limits
+            .memory_limit
+            .map(|b| (b as f64 * EXPLORE_SHARE) as u64),
+        ..run_limits.clone()
+    };
+    let mut ex = explore(&m, &explore_limits, &opts);
     let complete = ex.is_complete();
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
     let states = ex.graph.n_states as u64;
@@ -103,8 +116,17 @@ pub fn solve(
     ex.store = crate::explore::store::StateStore::new(0);
     ex.parent = Vec::new();
     ex.parent_input = Vec::new();
-    let quotient_graph =
-        quotient.then(|| crate::ltl::quotient::trace_quotient(&ex.graph, invalid_continues).graph);
+    let budget = Budget {
+        deadline: run_limits.timeout.map(|t| run_start + t),
+        memory_limit: run_limits.memory_limit,
+    };
+    // The quotient is an optimisation: if the budget runs out while it is
+    // built, the properties are checked on the explored graph itself.
+    let quotient_graph = if quotient {
+        crate::ltl::quotient::trace_quotient(&ex.graph, invalid_continues, &budget).map(|q| q.graph)
+    } else {
+        None
+    };
     let mut graphs = Vec::new();
     graphs.extend(quotient_graph.as_ref());
     graphs.push(&ex.graph);
@@ -120,10 +142,7 @@ pub fn solve(
         invalid_continues,
         graphs,
         complete,
-        budget: Budget {
-            deadline: run_limits.timeout.map(|t| run_start + t),
-            memory_limit: run_limits.memory_limit,
-        },
+        budget,
     };
     let verdicts = check_all(&subject, &props, properties, threads);
     Ok(LtlReport {

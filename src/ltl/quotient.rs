@@ -31,6 +31,7 @@ use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
+use super::emptiness::Budget;
 use crate::explore::graph::{Edge, Outcome, StateGraph, NO_STATE};
 
 /// The result of [`trace_quotient`].
@@ -54,8 +55,14 @@ fn normalise(s: u32, e: Edge, invalid_continues: bool) -> (u32, u32) {
     }
 }
 
-/// The quotient of `g` by trace equivalence (see the module doc).
-pub fn trace_quotient(g: &StateGraph, invalid_continues: bool) -> Quotient {
+/// The quotient of `g` by trace equivalence (see the module doc), or `None`
+/// when `budget` runs out first (checked between refinement rounds and every
+/// million states).
+pub fn trace_quotient(
+    g: &StateGraph,
+    invalid_continues: bool,
+    budget: &Budget,
+) -> Option<Quotient> {
     let n = g.n_states as usize;
     let ne = g.n_expanded as usize;
     let k = g.n_inputs();
@@ -108,7 +115,13 @@ pub fn trace_quotient(g: &StateGraph, invalid_continues: bool) -> Quotient {
         };
         let mut table: HashTable<u32> = HashTable::with_capacity(n_blocks * 2);
         let mut count: u32 = 0;
+        if budget.spent().is_some() {
+            return None;
+        }
         for s in 0..ne {
+            if s & 0xf_ffff == 0xf_ffff && budget.spent().is_some() {
+                return None;
+            }
             let h = sig_hash(&block, s);
             let entry = table.entry(
                 h,
@@ -163,7 +176,7 @@ pub fn trace_quotient(g: &StateGraph, invalid_continues: bool) -> Quotient {
             });
         }
     }
-    Quotient {
+    Some(Quotient {
         graph: StateGraph {
             inputs: g.inputs.clone(),
             outputs: g.outputs.clone(),
@@ -172,7 +185,7 @@ pub fn trace_quotient(g: &StateGraph, invalid_continues: bool) -> Quotient {
             n_expanded: n_expanded_blocks as u32,
         },
         rounds,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -190,7 +203,7 @@ mod tests {
             .map(|s| vec![((s + 1) % 5, Outcome::Output(0))])
             .collect();
         let g = StateGraph::from_rows(names(&["A"]), names(&["X"]), &rows);
-        let q = trace_quotient(&g, false);
+        let q = trace_quotient(&g, false, &Budget::default()).unwrap();
         assert_eq!(q.graph.n_states, 1);
         assert_eq!(q.graph.edge(0, 0).target, 0);
     }
@@ -207,7 +220,13 @@ mod tests {
                 vec![(2, Outcome::Output(1))],
             ],
         );
-        assert_eq!(trace_quotient(&g, false).graph.n_states, 3);
+        assert_eq!(
+            trace_quotient(&g, false, &Budget::default())
+                .unwrap()
+                .graph
+                .n_states,
+            3
+        );
     }
 
     #[test]
@@ -222,7 +241,7 @@ mod tests {
             ],
         );
         g.n_states = 3;
-        let q = trace_quotient(&g, true);
+        let q = trace_quotient(&g, true, &Budget::default()).unwrap();
         // 0 and 1 look alike for one step but 1 leads to the unexpanded 2.
         assert_eq!(q.graph.n_states, 3);
         assert_eq!(q.graph.n_expanded, 2);
