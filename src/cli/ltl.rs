@@ -122,7 +122,9 @@ pub fn solve(
     };
     // The quotient is an optimisation: if the budget runs out while it is
     // built, the properties are checked on the explored graph itself.
-    let quotient_graph = if quotient {
+    // Only for a complete graph: on a partial one only counterexamples can
+    // come out, and the products find them as fast on the graph itself.
+    let quotient_graph = if quotient && complete {
         crate::ltl::quotient::trace_quotient(&ex.graph, invalid_continues, &budget).map(|q| q.graph)
     } else {
         None
