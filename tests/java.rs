@@ -163,6 +163,33 @@ fn compare_small_c_java_pairs_are_equivalent() {
     assert!(proved >= 7, "only {proved} pairs proved equivalent");
 }
 
+/// RERS prints the C and the Java version of a problem with rules, guards
+/// and assignments in different orders; the structural proof matches them
+/// (see `check::commute`). Every pair of 2017 and of the 2019 training set
+/// is proved equivalent that way, the large ones included, without
+/// exploring.
+#[test]
+fn structure_proves_every_2017_and_2019_training_pair() {
+    let Some(dir) = rers_dir() else { return };
+    let all = pairs(
+        &dir,
+        &[
+            "2017/seq-ltl",
+            "2017/seq-reach",
+            "2019/training-seq-ltl",
+            "2019/training-seq-reach",
+        ],
+    );
+    assert_eq!(all.len(), 11, "expected 11 C/Java pairs");
+    for (c, j) in &all {
+        let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
+        let b = rigor::frontend::load(&j.to_string_lossy()).expect("Java parses");
+        if let Err(why) = rigor::check::structural::prove(&a, &b) {
+            panic!("{}: not proved: {why}", j.display());
+        }
+    }
+}
+
 /// The 2019 challenge reachability copies in shared/rers are NOT the same
 /// system in C and Java (different variables and error numbering; checked
 /// natively with gcc and javac, see the report). rigor must say so with a
@@ -247,8 +274,10 @@ fn compare_finds_a_planted_mutation() {
 #[test]
 fn compare_incomplete_is_not_equivalent() {
     let Some(dir) = rers_dir() else { return };
-    let c = dir.join("2019/training-seq-reach/Problem12/Problem12.c");
-    let j = dir.join("2019/training-seq-reach/Problem12/Problem12.java");
+    // Code shapes too different for the structural proof, state space too
+    // large for 5000 pairs.
+    let c = dir.join("2019/seq-ltl/Problem2/Problem2.c");
+    let j = dir.join("2019/seq-ltl/Problem2/Problem2.java");
     let out = Command::new(rigor_bin())
         .args(["compare", "--quiet", "--max-states", "5000"])
         .arg(&c)

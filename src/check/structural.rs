@@ -28,6 +28,7 @@
 
 use std::collections::HashMap;
 
+use super::commute::{conflicts, conjuncts, Commute, Unit, UnitKind};
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalKind, Place, Program, ScalarTy, Stmt, UnOp};
 
 /// How a parameter's values are read.
@@ -40,7 +41,7 @@ enum Class {
 }
 
 /// A one-to-one map between values (or ids).
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 struct Bijection {
     fwd: HashMap<i32, i32>,
     back: HashMap<i32, i32>,
@@ -74,6 +75,16 @@ pub struct Correspondence {
 struct Walk<'a> {
     a: &'a Program,
     b: &'a Program,
+    /// What may be reordered in `a` and in `b`.
+    commute_a: Commute<'a>,
+    commute_b: Commute<'a>,
+    maps: Maps,
+}
+
+/// Everything the walk has related so far (cloned to try a pairing and
+/// take it back).
+#[derive(Clone, Default)]
+struct Maps {
     globals: Bijection,
     /// Value maps of renamed global pairs, keyed by `a`'s global id.
     values: HashMap<i32, Bijection>,
@@ -82,7 +93,17 @@ struct Walk<'a> {
     pending: Vec<(FuncId, FuncId)>,
 }
 
+impl Maps {
+    /// How many relations are recorded (grows when a pairing needs new ones).
+    fn size(&self) -> usize {
+        self.globals.fwd.len()
+            + self.funcs.fwd.len()
+            + self.values.values().map(|v| v.fwd.len()).sum::<usize>()
+    }
+}
+
 /// Local context: the pairing of locals and the class of each of `a`'s.
+#[derive(Clone)]
 struct Frame {
     locals: Bijection,
     class: Vec<Class>,
@@ -119,7 +140,7 @@ impl<'a> Walk<'a> {
     }
 
     fn global(&mut self, ga: u32, gb: u32) -> R {
-        if self.globals.relate(ga as i32, gb as i32) {
+        if self.maps.globals.relate(ga as i32, gb as i32) {
             Ok(())
         } else {
             Err(format!(
@@ -130,7 +151,13 @@ impl<'a> Walk<'a> {
     }
 
     fn value(&mut self, ga: u32, va: i32, vb: i32) -> R {
-        if self.values.entry(ga as i32).or_default().relate(va, vb) {
+        if self
+            .maps
+            .values
+            .entry(ga as i32)
+            .or_default()
+            .relate(va, vb)
+        {
             Ok(())
         } else {
             Err(format!(
@@ -174,9 +201,16 @@ impl<'a> Walk<'a> {
         if oa != ob || !matches!(oa, BinOp::Eq | BinOp::Ne) {
             return None;
         }
-        let (Expr::Const(ca), Expr::Const(cb)) = (ra.as_ref(), rb.as_ref()) else {
-            return None;
+        // `input == inputs[4]` reads a constant.
+        let ca = match ra.as_ref() {
+            Expr::Const(c) => *c,
+            e => self.commute_a.constant_element(e)?,
         };
+        let cb = match rb.as_ref() {
+            Expr::Const(c) => *c,
+            e => self.commute_b.constant_element(e)?,
+        };
+        let (ca, cb) = (&ca, &cb);
         match (la.as_ref(), lb.as_ref()) {
             (Expr::Global(ga), Expr::Global(gb)) if self.renamed(ga.0, gb.0) => Some(
                 self.global(ga.0, gb.0)
@@ -225,6 +259,14 @@ impl<'a> Walk<'a> {
         }
         if let Some(r) = self.bool_test(a, b) {
             return r;
+        }
+        if self.commute_a.reorderable_conjunction(a) && self.commute_b.reorderable_conjunction(b) {
+            let (xs, ys) = (conjuncts(a), conjuncts(b));
+            if xs.len() == ys.len() {
+                return self
+                    .permutation(f, &xs, &ys, |w, f, x, y| w.expr(f, x, y))
+                    .map(|_| ());
+            }
         }
         match (a, b) {
             (Expr::Const(x), Expr::Const(y)) if x == y => Ok(()),
@@ -278,7 +320,7 @@ impl<'a> Walk<'a> {
                     elem: ScalarTy::Int,
                     ..
                 },
-            )
+            ) | (GlobalKind::Pointer { .. }, GlobalKind::Pointer { .. })
         );
         if !same_kind {
             return fail("globals of different kinds");
@@ -288,8 +330,11 @@ impl<'a> Walk<'a> {
 
     fn array(&mut self, a: &ArrayRef, b: &ArrayRef) -> R {
         match (a, b) {
-            (ArrayRef::Array(x), ArrayRef::Array(y)) => self.plain_global(x.0, y.0),
-            _ => fail("pointer arrays are not matched"),
+            (ArrayRef::Array(x), ArrayRef::Array(y))
+            | (ArrayRef::Pointer(x), ArrayRef::Pointer(y)) => self.plain_global(x.0, y.0),
+            _ => fail(
+                "an array is indexed directly in one program and through a pointer in the other",
+            ),
         }
     }
 
@@ -308,22 +353,87 @@ impl<'a> Walk<'a> {
             };
             classes.push(class);
         }
-        let first = !self.funcs.fwd.contains_key(&(fa.0 as i32));
-        if !self.funcs.relate(fa.0 as i32, fb.0 as i32) {
+        let first = !self.maps.funcs.fwd.contains_key(&(fa.0 as i32));
+        if !self.maps.funcs.relate(fa.0 as i32, fb.0 as i32) {
             return fail("a function meets two partners");
         }
         if first {
-            self.params.insert(fa.0 as i32, classes);
-            self.pending.push((fa, fb));
+            self.maps.params.insert(fa.0 as i32, classes);
+            self.maps.pending.push((fa, fb));
             Ok(())
-        } else if self.params[&(fa.0 as i32)] == classes {
+        } else if self.maps.params[&(fa.0 as i32)] == classes {
             Ok(())
         } else {
             fail("a function is called with the input in different places")
         }
     }
 
+    /// Pairs `xs` with a permutation of `ys` (the caller has shown that
+    /// both may be reordered). Greedy: each `x` takes the first partner that
+    /// matches, preferring partners that share global names with it and
+    /// that need no new relations; a wrong early choice makes the proof
+    /// fail, never succeed wrongly.
+    fn permutation<T: std::fmt::Debug + Mentions>(
+        &mut self,
+        f: &mut Frame,
+        xs: &[&T],
+        ys: &[&T],
+        pair: impl Fn(&mut Self, &mut Frame, &T, &T) -> R,
+    ) -> Result<Vec<usize>, String> {
+        let names_b: Vec<Vec<&str>> = ys.iter().map(|y| names(self.b, *y)).collect();
+        let mut used = vec![false; ys.len()];
+        let mut pi = Vec::with_capacity(xs.len());
+        for x in xs {
+            let names_a = names(self.a, *x);
+            let mut order: Vec<usize> = (0..ys.len()).filter(|&j| !used[j]).collect();
+            order.sort_by_key(|&j| std::cmp::Reverse(shared(&names_a, &names_b[j])));
+            let mut found = None;
+            'search: for strict in [true, false] {
+                for &j in &order {
+                    let (maps, frame) = (self.maps.clone(), f.clone());
+                    let before = self.maps.size() + f.locals.fwd.len();
+                    let ok = pair(self, f, x, ys[j]).is_ok();
+                    if ok && (!strict || self.maps.size() + f.locals.fwd.len() == before) {
+                        found = Some(j);
+                        break 'search;
+                    }
+                    self.maps = maps;
+                    *f = frame;
+                }
+            }
+            match found {
+                Some(j) => {
+                    used[j] = true;
+                    pi.push(j);
+                }
+                None => return Err(format!("no partner for {}", short(x))),
+            }
+        }
+        Ok(pi)
+    }
+
     fn stmts(&mut self, f: &mut Frame, a: &[Stmt], b: &[Stmt]) -> R {
+        let (ua, ub) = (self.commute_a.units(a), self.commute_b.units(b));
+        let shapes = |u: &[Unit]| {
+            u.iter()
+                .map(|x| (x.kind, x.stmts.len()))
+                .collect::<Vec<_>>()
+        };
+        if shapes(&ua) == shapes(&ub) {
+            for (x, y) in ua.iter().zip(&ub) {
+                if x.kind == UnitKind::Single {
+                    self.stmt(f, &x.stmts[0], &y.stmts[0])?;
+                } else {
+                    let xs: Vec<&Stmt> = x.stmts.iter().collect();
+                    let ys: Vec<&Stmt> = y.stmts.iter().collect();
+                    let pi = self.permutation(f, &xs, &ys, |w, f, x, y| w.stmt(f, x, y))?;
+                    if x.kind == UnitKind::Assignments {
+                        keeps_order(&pi, x.stmts, y.stmts)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
         if a.len() != b.len() {
             return Err(format!(
                 "blocks of different lengths ({} / {}): {} / {}",
@@ -395,7 +505,7 @@ impl<'a> Walk<'a> {
                 x.name, y.name
             ));
         }
-        let mut class = self.params[&(fa.0 as i32)].clone();
+        let mut class = self.maps.params[&(fa.0 as i32)].clone();
         class.resize(x.locals as usize, Class::Plain);
         let mut frame = Frame {
             locals: Bijection::default(),
@@ -412,33 +522,162 @@ impl<'a> Walk<'a> {
 
     /// The initial values of every paired global correspond.
     fn initial_values(&mut self) -> R {
-        let pairs: Vec<(i32, i32)> = self.globals.fwd.iter().map(|(&x, &y)| (x, y)).collect();
-        for (ga, gb) in pairs {
-            let (ka, kb) = (
-                &self.a.globals[ga as usize].kind,
-                &self.b.globals[gb as usize].kind,
-            );
-            let ok = match (ka, kb) {
-                (GlobalKind::Scalar { init: u, .. }, GlobalKind::Scalar { init: v, .. }) => {
-                    if self.renamed(ga as u32, gb as u32) {
-                        let (u, v) = (*u, *v);
-                        self.value(ga as u32, u, v).is_ok()
-                    } else {
-                        u == v
-                    }
+        // A pointer's initial target pairs two more arrays, whose values are
+        // checked in turn: repeat until no pair is added.
+        let mut checked = 0;
+        loop {
+            let mut pairs: Vec<(i32, i32)> = self
+                .maps
+                .globals
+                .fwd
+                .iter()
+                .map(|(&x, &y)| (x, y))
+                .collect();
+            if pairs.len() == checked {
+                return Ok(());
+            }
+            checked = pairs.len();
+            pairs.sort_unstable();
+            for (ga, gb) in pairs {
+                if !self.initial_value(ga as u32, gb as u32) {
+                    return Err(format!(
+                        "initial values of {} differ",
+                        self.a.globals[ga as usize].name
+                    ));
                 }
-                (GlobalKind::Array { init: u, .. }, GlobalKind::Array { init: v, .. }) => u == v,
-                _ => false,
-            };
-            if !ok {
-                return Err(format!(
-                    "initial values of {} differ",
-                    self.a.globals[ga as usize].name
-                ));
             }
         }
-        Ok(())
     }
+
+    fn initial_value(&mut self, ga: u32, gb: u32) -> bool {
+        let (ka, kb) = (
+            &self.a.globals[ga as usize].kind,
+            &self.b.globals[gb as usize].kind,
+        );
+        match (ka, kb) {
+            (GlobalKind::Scalar { init: u, .. }, GlobalKind::Scalar { init: v, .. }) => {
+                if self.renamed(ga, gb) {
+                    let (u, v) = (*u, *v);
+                    self.value(ga, u, v).is_ok()
+                } else {
+                    u == v
+                }
+            }
+            (GlobalKind::Array { init: u, .. }, GlobalKind::Array { init: v, .. }) => u == v,
+            (GlobalKind::Pointer { init: u }, GlobalKind::Pointer { init: v }) => {
+                let (u, v) = (u.0, v.0);
+                self.plain_global(u, v).is_ok()
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether the pairing `pi` (a's i-th assignment with b's `pi[i]`-th)
+/// keeps every conflicting pair of either run in the same order in the
+/// other, so that both runs have the same effect.
+fn keeps_order(pi: &[usize], a: &[Stmt], b: &[Stmt]) -> R {
+    let mut inverse = vec![0; pi.len()];
+    for (i, &j) in pi.iter().enumerate() {
+        inverse[j] = i;
+    }
+    let a_ok = conflicts(a).iter().all(|&(i, k)| pi[i] < pi[k]);
+    let b_ok = conflicts(b).iter().all(|&(j, l)| inverse[j] < inverse[l]);
+    if a_ok && b_ok {
+        Ok(())
+    } else {
+        fail("dependent assignments in different orders")
+    }
+}
+
+/// Code whose mentioned globals can be listed (a hint for pairing
+/// reordered code: RERS usually keeps names across languages).
+trait Mentions {
+    /// Pushes the id of every global mentioned, with repetitions.
+    fn globals(&self, out: &mut Vec<u32>);
+}
+
+impl Mentions for Expr {
+    fn globals(&self, out: &mut Vec<u32>) {
+        match self {
+            Expr::Const(_) | Expr::Local(_) => {}
+            Expr::Global(g) | Expr::ArrayAddr(g) => out.push(g.0),
+            Expr::Index(ArrayRef::Array(g) | ArrayRef::Pointer(g), i) => {
+                out.push(g.0);
+                i.globals(out);
+            }
+            Expr::Unary(_, x) => x.globals(out),
+            Expr::Binary(_, l, r) => {
+                l.globals(out);
+                r.globals(out);
+            }
+            Expr::Cond(c, t, f) => {
+                c.globals(out);
+                t.globals(out);
+                f.globals(out);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.globals(out)),
+        }
+    }
+}
+
+impl Mentions for Stmt {
+    fn globals(&self, out: &mut Vec<u32>) {
+        match self {
+            Stmt::Assign(place, e, _) => {
+                match place {
+                    Place::Global(g) => out.push(g.0),
+                    Place::Local(_) => {}
+                    Place::Index(ArrayRef::Array(g) | ArrayRef::Pointer(g), i) => {
+                        out.push(g.0);
+                        i.globals(out);
+                    }
+                }
+                e.globals(out);
+            }
+            Stmt::If(c, t, e) => {
+                c.globals(out);
+                t.iter().chain(e).for_each(|s| s.globals(out));
+            }
+            Stmt::While(c, t) => {
+                c.globals(out);
+                t.iter().for_each(|s| s.globals(out));
+            }
+            Stmt::Call(_, args, _) => args.iter().for_each(|a| a.globals(out)),
+            Stmt::Return(e) => e.iter().for_each(|e| e.globals(out)),
+            Stmt::Output(e, _) | Stmt::Assume(e) => e.globals(out),
+            Stmt::Error(_) | Stmt::Invalid => {}
+        }
+    }
+}
+
+/// The sorted names of the globals `node` mentions.
+fn names<'p>(p: &'p Program, node: &impl Mentions) -> Vec<&'p str> {
+    let mut ids = Vec::new();
+    node.globals(&mut ids);
+    let mut out: Vec<&str> = ids
+        .into_iter()
+        .filter_map(|g| Some(p.globals.get(g as usize)?.name.as_str()))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Size of the intersection of two sorted multisets.
+fn shared(a: &[&str], b: &[&str]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
 }
 
 /// Tries to prove `a` and `b` equivalent by the shape of their code (see the
@@ -463,24 +702,126 @@ pub fn prove(a: &Program, b: &Program) -> Result<Correspondence, String> {
     let mut w = Walk {
         a,
         b,
-        globals: Bijection::default(),
-        values: HashMap::new(),
-        funcs: Bijection::default(),
-        params: HashMap::new(),
-        pending: Vec::new(),
+        commute_a: Commute::new(a),
+        commute_b: Commute::new(b),
+        maps: Maps::default(),
     };
     let mut step_classes = vec![Class::Input];
     step_classes.resize(a.function(a.step).params as usize, Class::Plain);
-    w.funcs.relate(a.step.0 as i32, b.step.0 as i32);
-    w.params.insert(a.step.0 as i32, step_classes);
-    w.pending.push((a.step, b.step));
-    while let Some((fa, fb)) = w.pending.pop() {
+    w.maps.funcs.relate(a.step.0 as i32, b.step.0 as i32);
+    w.maps.params.insert(a.step.0 as i32, step_classes);
+    w.maps.pending.push((a.step, b.step));
+    while let Some((fa, fb)) = w.maps.pending.pop() {
         w.function(fa, fb)?;
     }
     w.initial_values()?;
     Ok(Correspondence {
-        globals: w.globals.fwd.len(),
-        functions: w.funcs.fwd.len(),
-        renamed: w.values.len(),
+        globals: w.maps.globals.fwd.len(),
+        functions: w.maps.funcs.fwd.len(),
+        renamed: w.maps.values.len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::c::parse_c;
+
+    /// A small RERS-shaped program; `RULES` and `BODY` are filled in.
+    const TEMPLATE: &str = r#"
+        int inputs[] = {1,2,3};
+        int cf = 1;
+        int a = 1;
+        int b = 2;
+        int c = 3;
+        void m1(int input) {
+            RULES
+        }
+        void calculate_output(int input) {
+            cf = 1;
+            if (cf == 1 && b > 0) { m1(input); }
+            if (cf == 1) { fprintf(stderr, "Invalid input: %d\n", input); }
+        }
+        int main() { return 0; }
+    "#;
+
+    const R1: &str = "if (cf == 1 && input == 1 && a == 1) { cf = 0; BODY printf(\"%d\\n\", 21); }";
+    const R2: &str =
+        "if (cf == 1 && input == 2 && a == 1) { cf = 0; a = 3; printf(\"%d\\n\", 22); }";
+
+    fn program(rules: &str, body: &str) -> Program {
+        let src = TEMPLATE.replace("RULES", rules).replace("BODY", body);
+        parse_c("t.c", &src).expect("parses")
+    }
+
+    fn proves(a: (&str, &str), b: (&str, &str)) -> bool {
+        prove(&program(a.0, a.1), &program(b.0, b.1)).is_ok()
+    }
+
+    #[test]
+    fn independent_assignments_commute() {
+        let rules = format!("{R1} {R2}");
+        // `b = c + 1` stays before `c = 5`; `a = 2` moves freely.
+        assert!(proves(
+            (&rules, "a = 2; b = c + 1; c = 5;"),
+            (&rules, "b = c + 1; a = 2; c = 5;")
+        ));
+        assert!(proves(
+            (&rules, "a = 2; b = b + 1; c = 5;"),
+            (&rules, "c = 5; b = b + 1; a = 2;")
+        ));
+    }
+
+    #[test]
+    fn dependent_assignments_do_not_commute() {
+        let rules = format!("{R1} {R2}");
+        // `b = c + 1` reads c: it must stay before `c = 5`.
+        assert!(!proves(
+            (&rules, "a = 2; b = c + 1; c = 5;"),
+            (&rules, "a = 2; c = 5; b = c + 1;")
+        ));
+        // Two writes of one variable keep their order.
+        assert!(!proves(
+            (&rules, "a = 2; a = 4;"),
+            (&rules, "a = 4; a = 2;")
+        ));
+    }
+
+    #[test]
+    fn disjoint_rules_commute_overlapping_ones_do_not() {
+        let body = "b = 1;";
+        assert!(proves(
+            (&format!("{R1} {R2}"), body),
+            (&format!("{R2} {R1}"), body)
+        ));
+        // Same input and state: both guards can hold, the first one wins.
+        let r3 = R2.replace("input == 2", "input == 1");
+        assert!(!proves(
+            (&format!("{R1} {r3}"), body),
+            (&format!("{r3} {R1}"), body)
+        ));
+    }
+
+    #[test]
+    fn a_rule_that_may_not_clear_the_flag_does_not_commute() {
+        // R1 changes `a` on a path where the flag stays set.
+        let r1 = R1.replace("cf = 0;", "a = 7; if (b == 3) { cf = 0; }");
+        let body = "b = 1;";
+        assert!(!proves(
+            (&format!("{r1} {R2}"), body),
+            (&format!("{R2} {r1}"), body)
+        ));
+    }
+
+    #[test]
+    fn conjuncts_commute_only_when_total() {
+        let body = "b = 1;";
+        let x = "if (cf == 1 && input == 1 && a == 1) { cf = 0; printf(\"%d\\n\", 21); }";
+        let y = "if (a == 1 && (input == 1 && cf == 1)) { cf = 0; printf(\"%d\\n\", 21); }";
+        assert!(proves((x, body), (y, body)));
+        // A division may fault: short-circuit order matters.
+        let x = "if (cf == 1 && b != 0 && 10 / b == 5) { cf = 0; printf(\"%d\\n\", 21); }";
+        let y = "if (cf == 1 && 10 / b == 5 && b != 0) { cf = 0; printf(\"%d\\n\", 21); }";
+        assert!(!proves((x, body), (y, body)));
+    }
 }
