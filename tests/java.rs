@@ -190,6 +190,44 @@ fn structure_proves_every_2017_and_2019_training_pair() {
     }
 }
 
+/// A planted reordering of two dependent assignments (`a183 = ...` moved
+/// after `a169 = ((a120 / a183) + 10)`, which reads it) in the Java copy of
+/// 2017 P11: the structural proof must fail, while moving it after an
+/// independent neighbour keeps the proof.
+#[test]
+fn structure_rejects_a_planted_dependent_reordering() {
+    let Some(dir) = rers_dir() else { return };
+    let c = dir.join("2017/seq-reach/Problem11/Problem11.c");
+    let j = dir.join("2017/seq-reach/Problem11/Problem11.java");
+    let text = std::fs::read_to_string(&j).expect("read");
+    let moved = "    \ta183 = (a74 - -2);\n";
+    let at = text.find(moved).expect("the assignment is there");
+    let prove_with = |mutated: String| {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join("Problem11.java");
+        std::fs::write(&path, mutated).expect("write");
+        let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
+        let b = rigor::frontend::load(&path.to_string_lossy()).expect("Java parses");
+        rigor::check::structural::prove(&a, &b)
+    };
+    // Move the line down past `n` following lines.
+    let move_down = |n: usize| {
+        let rest = &text[at + moved.len()..];
+        let mut cut = 0;
+        for _ in 0..n {
+            cut += rest[cut..].find('\n').expect("line") + 1;
+        }
+        format!("{}{}{}{}", &text[..at], &rest[..cut], moved, &rest[cut..])
+    };
+    let independent = move_down(1);
+    assert!(independent.contains("a95 = (a32 + 6);\n    \ta183 = (a74 - -2);"));
+    assert!(prove_with(independent).is_ok());
+    let dependent = move_down(6);
+    assert!(dependent.contains("a169 = ((a120 / a183) + 10);\n    \ta183 = (a74 - -2);"));
+    let why = prove_with(dependent).expect_err("a dependent reordering is not proved");
+    assert!(why.contains("dependent assignments"), "{why}");
+}
+
 /// The 2019 challenge reachability copies in shared/rers are NOT the same
 /// system in C and Java (different variables and error numbering; checked
 /// natively with gcc and javac, see the report). rigor must say so with a
@@ -212,6 +250,13 @@ fn compare_2019_challenge_reach_pairs_differ() {
         )
         .expect("the distinguishing sequence replays");
         eprintln!("{}: {:?}", j.display(), r.verdict);
+        let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
+        let b = rigor::frontend::load(&j.to_string_lossy()).expect("Java parses");
+        assert!(
+            rigor::check::structural::prove(&a, &b).is_err(),
+            "{}: the structural proof must fail on different systems",
+            j.display()
+        );
         assert!(
             matches!(r.verdict, Verdict::Different { .. }),
             "{}: {:?}",

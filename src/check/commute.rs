@@ -27,7 +27,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Place, Program, Stmt, UnOp};
+use crate::ir::{
+    ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Place, Program, ScalarTy, Stmt, UnOp,
+};
 
 /// The conjuncts of an `&&` chain (the expression itself if it is not one).
 pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
@@ -210,11 +212,22 @@ impl<'p> Commute<'p> {
         const MIN: i64 = i32::MIN as i64;
         const MAX: i64 = i32::MAX as i64;
         match e {
-            Expr::Global(_) => Some(Atom {
-                subject: e,
-                lo: 1,
-                hi: MAX,
-            }),
+            // A bare boolean holds 1; a bare int could be any non-zero.
+            Expr::Global(g)
+                if matches!(
+                    self.p.global(*g).kind,
+                    GlobalKind::Scalar {
+                        ty: ScalarTy::Bool,
+                        ..
+                    }
+                ) =>
+            {
+                Some(Atom {
+                    subject: e,
+                    lo: 1,
+                    hi: 1,
+                })
+            }
             Expr::Unary(UnOp::Not, x) if matches!(x.as_ref(), Expr::Global(_)) => Some(Atom {
                 subject: x,
                 lo: 0,
