@@ -2,10 +2,12 @@
 //! exploring them.
 //!
 //! RERS generates the C and the Java version of a problem from one model, so
-//! after lowering their step functions are the same tree up to names and up
-//! to how values are spelled: a Java `String` field holds `"e"` where the C
+//! after lowering their step functions are the same tree up to names, up
+//! to how values are spelled (a Java `String` field holds `"e"` where the C
 //! `int` holds `33`, a Java `boolean cf` is tested as `cf` where C writes
-//! `cf == 1`, inputs and outputs are strings in one and numbers in the other.
+//! `cf == 1`, inputs and outputs are strings in one and numbers in the
+//! other), and up to the order in which rules, assignments and conjuncts are
+//! printed.
 //!
 //! [`prove`] walks both step functions in parallel and builds
 //! - a one-to-one map between the globals they use, and between the
@@ -18,7 +20,13 @@
 //!   must name the same input symbol; output constants the same output
 //!   symbol.
 //!
-//! Every other node must be identical (same operator, same constant). If
+//! Blocks are cut into units ([`Commute::units`]): runs of assignments and
+//! runs of mutually exclusive rules are matched as permutations, kept only
+//! where `check::commute` shows the order cannot matter (for assignments,
+//! every conflicting pair keeps its order on both sides); `&&` chains of
+//! total conjuncts likewise. Every other node must be identical (same
+//! operator, same constant; constant reads of never-written arrays such as
+//! `inputs[4]` count as constants). If
 //! the walk succeeds and the initial values correspond, the two steps
 //! compute corresponding successors, the same outputs, errors and invalid
 //! inputs from corresponding states (induction on the input sequence, the
