@@ -1,6 +1,6 @@
 //! The step engine: the IR compiled to a register bytecode.
 //!
-//! Compilation ([`compile`]) inlines every call into one flat code array,
+//! Compilation (`compile.rs`) inlines every call into one flat code array,
 //! turns conditions into fused compare-and-branch instructions, folds
 //! globals that are never written into constants, and keeps out of the state
 //! the globals every step writes before reading (`cf`, `output`, `input`).

@@ -17,7 +17,7 @@
 //! in one flat stack.
 //!
 //! State numbers live in a dense array when the product says how its states
-//! map onto `0..bound` ([`Product::dense_index`]), in a hash map otherwise.
+//! map onto `0..bound` ([`Product::index`]), in a hash map otherwise.
 //! The search stops, with no verdict, when its [`Budget`] (a deadline, a
 //! resident-memory limit) runs out.
 //!

@@ -31,7 +31,7 @@ pub struct LoadOptions {
     pub progress: bool,
 }
 
-/// Reads a `.aut` or `.dot` model as the input/output [`StateGraph`] the
+/// Reads a `.aut` or `.dot` model as the input/output [`StateGraph`](crate::explore::graph::StateGraph) the
 /// reachability and LTL checkers read (see [`to_graph`]); `None` for other
 /// extensions (programs are explored instead).
 pub fn load_model_graph(path: &str) -> Option<Result<crate::explore::graph::StateGraph>> {
