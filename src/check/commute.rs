@@ -27,6 +27,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::engine::written_globals;
+
 use crate::ir::{
     ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Place, Program, ScalarTy, Stmt, UnOp,
 };
@@ -54,8 +56,8 @@ pub struct Commute<'p> {
     flag: Option<GlobalId>,
     /// The shortest array a pointer (or an array index) can reach.
     min_array_len: usize,
-    /// Arrays no statement can write (through a pointer or directly).
-    read_only: HashSet<u32>,
+    /// Globals some statement may write (arrays through pointers included).
+    written: HashSet<GlobalId>,
     /// Outcomes of each function analysed so far (`None`: not followed).
     atomic: HashMap<FuncId, Option<u8>>,
 }
@@ -82,7 +84,7 @@ impl<'p> Commute<'p> {
             p,
             flag,
             min_array_len,
-            read_only: read_only_arrays(p),
+            written: written_globals(p),
             atomic: HashMap::new(),
         }
     }
@@ -97,18 +99,21 @@ impl<'p> Commute<'p> {
         }
     }
 
-    /// The value of `e` if it reads a constant index of an array that is
-    /// never written (`inputs[4]`).
-    pub fn constant_element(&self, e: &Expr) -> Option<i32> {
+    /// The value of `e` if it is a constant or reads a constant index of an
+    /// array that is never written (`inputs[4]`).
+    pub fn constant(&self, e: &Expr) -> Option<i32> {
         let Expr::Index(ArrayRef::Array(g), i) = e else {
-            return None;
+            return match e {
+                Expr::Const(k) => Some(*k),
+                _ => None,
+            };
         };
         let (Expr::Const(k), GlobalKind::Array { init, .. }) =
             (i.as_ref(), &self.p.global(*g).kind)
         else {
             return None;
         };
-        if !self.read_only.contains(&g.0) {
+        if self.written.contains(g) {
             return None;
         }
         usize::try_from(*k).ok().and_then(|k| init.get(k).copied())
@@ -235,11 +240,7 @@ impl<'p> Commute<'p> {
             }),
             Expr::Binary(op, l, r) => {
                 // Put the constant on the right: `k < x` is `x > k`.
-                let konst = |e: &Expr| match e {
-                    Expr::Const(k) => Some(*k),
-                    e => self.constant_element(e),
-                };
-                let (op, x, k) = match (konst(l), konst(r)) {
+                let (op, x, k) = match (self.constant(l), self.constant(r)) {
                     (None, Some(k)) => (*op, l.as_ref(), k as i64),
                     (Some(k), None) => (flip(*op)?, r.as_ref(), k as i64),
                     _ => return None,
@@ -448,69 +449,6 @@ fn global_reads(e: &Expr, out: &mut HashSet<u32>) -> bool {
         Expr::Cond(c, t, f) => global_reads(c, out) && global_reads(t, out) && global_reads(f, out),
         Expr::Call(..) => false,
     }
-}
-
-/// The arrays that no assignment can write: not indexed by an assignment,
-/// and (if any assignment writes through a pointer) never pointed to.
-fn read_only_arrays(p: &Program) -> HashSet<u32> {
-    fn expr_addrs(e: &Expr, out: &mut HashSet<u32>) {
-        match e {
-            Expr::ArrayAddr(g) => {
-                out.insert(g.0);
-            }
-            Expr::Const(_) | Expr::Global(_) | Expr::Local(_) => {}
-            Expr::Index(_, i) | Expr::Unary(_, i) => expr_addrs(i, out),
-            Expr::Binary(_, l, r) => {
-                expr_addrs(l, out);
-                expr_addrs(r, out);
-            }
-            Expr::Cond(c, t, f) => {
-                expr_addrs(c, out);
-                expr_addrs(t, out);
-                expr_addrs(f, out);
-            }
-            Expr::Call(_, args) => args.iter().for_each(|a| expr_addrs(a, out)),
-        }
-    }
-    /// Collects directly written arrays, pointed-to arrays, and whether
-    /// some assignment writes through a pointer.
-    fn walk(block: &[Stmt], written: &mut HashSet<u32>, addrs: &mut HashSet<u32>, via: &mut bool) {
-        for s in block {
-            match s {
-                Stmt::Assign(place, e, _) => {
-                    expr_addrs(e, addrs);
-                    match place {
-                        Place::Index(ArrayRef::Array(g), _) => {
-                            written.insert(g.0);
-                        }
-                        Place::Index(ArrayRef::Pointer(_), _) => *via = true,
-                        _ => {}
-                    }
-                }
-                Stmt::If(_, t, e) => {
-                    walk(t, written, addrs, via);
-                    walk(e, written, addrs, via);
-                }
-                Stmt::While(_, t) => walk(t, written, addrs, via),
-                _ => {}
-            }
-        }
-    }
-    let (mut written, mut addrs, mut via) = (HashSet::new(), HashSet::new(), false);
-    for f in &p.functions {
-        walk(&f.body, &mut written, &mut addrs, &mut via);
-    }
-    for g in &p.globals {
-        if let GlobalKind::Pointer { init } = g.kind {
-            addrs.insert(init.0);
-        }
-    }
-    if via {
-        written.extend(addrs);
-    }
-    (0..p.globals.len() as u32)
-        .filter(|g| !written.contains(g))
-        .collect()
 }
 
 /// The flag is only ever assigned the constants 0 and 1, and 1 only by

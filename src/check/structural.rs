@@ -210,14 +210,8 @@ impl<'a> Walk<'a> {
             return None;
         }
         // `input == inputs[4]` reads a constant.
-        let ca = match ra.as_ref() {
-            Expr::Const(c) => *c,
-            e => self.commute_a.constant_element(e)?,
-        };
-        let cb = match rb.as_ref() {
-            Expr::Const(c) => *c,
-            e => self.commute_b.constant_element(e)?,
-        };
+        let ca = self.commute_a.constant(ra)?;
+        let cb = self.commute_b.constant(rb)?;
         let (ca, cb) = (&ca, &cb);
         match (la.as_ref(), lb.as_ref()) {
             (Expr::Global(ga), Expr::Global(gb)) if self.renamed(ga.0, gb.0) => Some(

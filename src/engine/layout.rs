@@ -52,20 +52,7 @@ pub struct Layout {
 impl Layout {
     /// Decides the storage of every global of `p`.
     pub fn new(p: &Program) -> Layout {
-        let mut written = HashSet::new();
-        let mut ptr_store = false;
-        let mut addr_taken = HashSet::new();
-        for g in &p.globals {
-            if let GlobalKind::Pointer { init } = g.kind {
-                addr_taken.insert(init);
-            }
-        }
-        for f in &p.functions {
-            scan_stmts(&f.body, &mut written, &mut ptr_store, &mut addr_taken);
-        }
-        if ptr_store {
-            written.extend(addr_taken.iter().copied());
-        }
+        let written = written_globals(p);
         let temps = dead_at_entry(&p.function(p.step).body);
         let mut layout = Layout {
             storage: Vec::with_capacity(p.globals.len()),
@@ -197,6 +184,27 @@ fn scan_stmts(
             Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
         }
     }
+}
+
+/// The globals some statement of `p` may write: assigned scalars and
+/// pointers, arrays indexed by an assignment, and, when some assignment
+/// writes through a pointer, every array whose address is taken.
+pub fn written_globals(p: &Program) -> HashSet<GlobalId> {
+    let mut written = HashSet::new();
+    let mut ptr_store = false;
+    let mut addr_taken = HashSet::new();
+    for g in &p.globals {
+        if let GlobalKind::Pointer { init } = g.kind {
+            addr_taken.insert(init);
+        }
+    }
+    for f in &p.functions {
+        scan_stmts(&f.body, &mut written, &mut ptr_store, &mut addr_taken);
+    }
+    if ptr_store {
+        written.extend(addr_taken.iter().copied());
+    }
+    written
 }
 
 fn scan_expr(e: &Expr, addr: &mut HashSet<GlobalId>) {

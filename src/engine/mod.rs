@@ -16,7 +16,7 @@ mod layout;
 mod specialize;
 
 pub use compile::Op;
-pub use layout::Layout;
+pub use layout::{written_globals, Layout};
 
 use crate::error::Result;
 use crate::explore::graph::Outcome;
