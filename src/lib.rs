@@ -5,6 +5,7 @@
 //! checkers ([`check`]) → answers (CSV, witnesses, reports).
 
 pub mod abbadingo;
+pub mod absint;
 pub mod answers;
 pub mod check;
 pub mod cli;

@@ -1,9 +1,10 @@
 //! LTL verdicts against the official RERS answers (`truth.tsv`) and the
 //! hand-written problems in `problems/ltl-*`.
 //!
-//! Large problems (2014 P1402/P1403) run only with
-//! `RIGOR_LTL_LARGE=1`, in a release build:
-//! `RIGOR_LTL_LARGE=1 cargo test --release --test ltl_truth`.
+//! Every official LTL verdict is checked, the 2014 arithmetic problems
+//! (hundreds of millions of explicit states) through the interval
+//! abstraction. 2017 seq-ltl Problem3 runs in full only with
+//! `RIGOR_LTL_LARGE=1`, in a release build.
 
 mod common;
 
@@ -68,7 +69,7 @@ fn hand_written_problems() {
                 (f[1].parse().unwrap(), f[2] == "true")
             })
             .collect();
-        let r = solve(program, props, &quiet(), Some(2), true).expect("solves");
+        let r = solve(program, props, &quiet(), Some(2), true, true).expect("solves");
         check_report(&r, &expected);
         n += 1;
     }
@@ -76,7 +77,7 @@ fn hand_written_problems() {
 }
 
 /// Checked in CI. 2012 P10 (2.4 M states) takes about a minute.
-const SMALL: [&str; 15] = [
+const SMALL: [&str; 18] = [
     "2012/Problem1.c",
     "2012/Problem2.c",
     "2012/Problem3.c",
@@ -86,6 +87,9 @@ const SMALL: [&str; 15] = [
     "2012/Problem7.c",
     "2012/Problem10.c",
     "2014/Problem1401_opt.c",
+    "2014/Problem1402_opt.c",
+    "2014/Problem1403.c",
+    "2014/Problem1403_opt.c",
     "2019/training-seq-ltl/Problem1/Problem1.c",
     "2019/training-seq-ltl/Problem2/Problem2.c",
     "2019/training-seq-ltl/Problem3/Problem3.c",
@@ -94,22 +98,11 @@ const SMALL: [&str; 15] = [
     "2019/training-seq-ltl/Problem3/Problem3.java",
 ];
 
-/// Beyond this machine so far (hundreds of millions of states).
-const LARGE: [&str; 3] = [
-    "2014/Problem1403.c",
-    "2014/Problem1403_opt.c",
-    "2014/Problem1402_opt.c",
-];
-
 #[test]
 fn official_ltl_verdicts() {
     let Some(dir) = common::rers_dir() else {
         return;
     };
-    let large = std::env::var_os("RIGOR_LTL_LARGE").is_some();
-    if !large {
-        eprintln!("large LTL problems skipped (set RIGOR_LTL_LARGE=1, release build)");
-    }
     let mut groups: BTreeMap<(String, String), BTreeMap<u32, bool>> = BTreeMap::new();
     for t in common::truth(&dir) {
         if t.track == "ltl" && (t.program.ends_with(".c") || t.program.ends_with(".java")) {
@@ -121,14 +114,12 @@ fn official_ltl_verdicts() {
     }
     let mut checked = 0;
     for ((program, props), expected) in &groups {
-        let wanted =
-            SMALL.contains(&program.as_str()) || (large && LARGE.contains(&program.as_str()));
-        if !wanted {
+        if !SMALL.contains(&program.as_str()) {
             continue;
         }
         let p = dir.join(program).to_string_lossy().to_string();
         let f = dir.join(props).to_string_lossy().to_string();
-        let r = solve(&p, &f, &quiet(), None, true).expect("solves");
+        let r = solve(&p, &f, &quiet(), None, true, true).expect("solves");
         check_report(&r, expected);
         checked += 1;
     }
@@ -181,7 +172,7 @@ fn seq_ltl_2017_no_true_where_bbc_found_false() {
             .join(format!("constraints-Problem{n}.txt"))
             .to_string_lossy()
             .to_string();
-        let r = solve(&p, &f, &limits, None, true).expect("solves");
+        let r = solve(&p, &f, &limits, None, true, true).expect("solves");
         for v in &r.verdicts {
             if falsified.contains(&v.property) {
                 assert_ne!(v.verdict, Some(true), "Problem{n} property {}", v.property);
@@ -211,12 +202,53 @@ fn quotient_and_full_graph_agree() {
     for (program, props) in pairs {
         let p = dir.join(&program).to_string_lossy().to_string();
         let f = dir.join(&props).to_string_lossy().to_string();
-        let q = solve(&p, &f, &quiet(), Some(2), true).expect("solves");
-        let full = solve(&p, &f, &quiet(), Some(2), false).expect("solves");
+        let q = solve(&p, &f, &quiet(), Some(2), true, true).expect("solves");
+        let full = solve(&p, &f, &quiet(), Some(2), false, true).expect("solves");
         assert!(q.quotient_states <= full.quotient_states, "{program}");
         for (a, b) in q.verdicts.iter().zip(&full.verdicts) {
             assert_eq!(a.verdict, b.verdict, "{program} property {}", a.property);
             assert!(a.verdict.is_some(), "{program} property {}", a.property);
+        }
+    }
+}
+
+/// The interval abstraction and the explicit exploration agree on every
+/// property of the arithmetic problems both can finish, and the
+/// abstraction alone answers all of them.
+#[test]
+fn abstraction_and_exploration_agree() {
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    let mut cases = vec![];
+    for n in [2, 3] {
+        for ext in ["c", "java"] {
+            cases.push((
+                format!("2019/training-seq-ltl/Problem{n}/Problem{n}.{ext}"),
+                format!("2019/training-seq-ltl/Problem{n}/constraints-Problem{n}.txt"),
+            ));
+        }
+    }
+    cases.push((
+        "2017/seq-ltl/Problem2/Problem2.c".into(),
+        "2017/seq-ltl/Problem2/constraints-Problem2.txt".into(),
+    ));
+    for (program, props) in cases {
+        let p = dir.join(&program).to_string_lossy().to_string();
+        let f = dir.join(&props).to_string_lossy().to_string();
+        let abs = solve(&p, &f, &quiet(), Some(2), true, true).expect("solves");
+        let explicit = solve(&p, &f, &quiet(), Some(2), true, false).expect("solves");
+        assert!(
+            abs.abstraction.states.is_some(),
+            "{program}: abstraction used"
+        );
+        assert!(
+            explicit.complete,
+            "{program}: explicit exploration complete"
+        );
+        for (a, b) in abs.verdicts.iter().zip(&explicit.verdicts) {
+            assert!(a.verdict.is_some(), "{program} property {}", a.property);
+            assert_eq!(a.verdict, b.verdict, "{program} property {}", a.property);
         }
     }
 }
@@ -244,7 +276,7 @@ fn timeout_gives_unknown_not_wrong() {
         .join("2012/properties10.txt")
         .to_string_lossy()
         .to_string();
-    let r = solve(&p, &f, &limits, Some(1), true).expect("solves");
+    let r = solve(&p, &f, &limits, Some(1), true, true).expect("solves");
     assert_eq!(r.verdicts.len(), 100);
     let unknown = r.verdicts.iter().filter(|v| v.verdict.is_none()).count();
     assert!(unknown > 0, "12 s is not enough for 2012 P10 on one thread");

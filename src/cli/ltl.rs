@@ -34,6 +34,9 @@ pub struct Args {
     /// measurements and cross-checks).
     #[arg(long)]
     pub no_quotient: bool,
+    /// Do not try the interval abstraction before the explicit exploration.
+    #[arg(long)]
+    pub no_abstraction: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -72,7 +75,93 @@ pub struct LtlReport {
     pub product_states: u64,
     /// Peak resident memory in bytes.
     pub peak_memory: Option<u64>,
+    /// What the interval abstraction did (see [`crate::absint`]).
+    pub abstraction: AbstractionReport,
 }
+
+/// What the interval abstraction contributed to an LTL run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AbstractionReport {
+    /// Whether it was tried (programs with arithmetic only).
+    pub tried: bool,
+    /// Abstract states of the fixpoint, when it was reached.
+    pub states: Option<u64>,
+    /// Numeric (interval) slots.
+    pub numeric_slots: usize,
+    /// Properties it answered `true` / `false`.
+    pub answered_true: usize,
+    /// Properties it answered `false` (abstract lassos that replayed).
+    pub answered_false: usize,
+    /// Why it answered nothing, if so.
+    pub note: Option<String>,
+    /// Time spent, seconds.
+    pub seconds: f64,
+}
+
+/// Share of the time limit the abstraction may use before the explicit
+/// exploration starts.
+const ABSTRACTION_SHARE: f64 = 0.3;
+
+/// Runs the interval abstraction and checks every property on it.
+fn abstraction(
+    p: &crate::ir::Program,
+    m: &Machine,
+    props: &crate::ltl::syntax::PropertyFile,
+    invalid_continues: bool,
+    budget: &Budget,
+    threads: usize,
+) -> (Vec<Option<LtlVerdict>>, AbstractionReport) {
+    let start = Instant::now();
+    let mut report = AbstractionReport {
+        tried: true,
+        ..AbstractionReport::default()
+    };
+    let none = vec![None; props.properties.len()];
+    let limits = crate::absint::AbsLimits {
+        max_states: Some(ABSTRACT_MAX_STATES),
+        deadline: budget.deadline,
+        memory_limit: budget.memory_limit,
+    };
+    let g = match crate::absint::explore_abstract(p, m, &limits) {
+        Ok(g) => g,
+        Err(why) => {
+            report.note = Some(why);
+            report.seconds = start.elapsed().as_secs_f64();
+            return (none, report);
+        }
+    };
+    report.states = Some(g.n_states() as u64);
+    report.numeric_slots = g.numeric_slots;
+    let verdicts = crate::ltl::check::par_map(props.properties.len(), threads, |k| {
+        let prop = &props.properties[k];
+        let f = prop.formula.as_ref().ok()?;
+        let v = crate::ltl::check::check_formula_abstract(
+            m,
+            &g,
+            invalid_continues,
+            budget,
+            k,
+            &prop.text,
+            f,
+        );
+        Some(v)
+    });
+    report.answered_true = verdicts
+        .iter()
+        .flatten()
+        .filter(|v| v.verdict == Some(true))
+        .count();
+    report.answered_false = verdicts
+        .iter()
+        .flatten()
+        .filter(|v| v.verdict == Some(false))
+        .count();
+    report.seconds = start.elapsed().as_secs_f64();
+    (verdicts, report)
+}
+
+/// Most abstract states before the abstraction is given up.
+const ABSTRACT_MAX_STATES: usize = 2_000_000;
 
 /// Share of the time and memory limits the exploration may use; the
 /// quotient and the checks get the rest.
@@ -86,12 +175,58 @@ pub fn solve(
     limits: &LimitArgs,
     threads: Option<usize>,
     quotient: bool,
+    use_abstraction: bool,
 ) -> Result<LtlReport, crate::error::Error> {
     let run_start = Instant::now();
     let run_limits = limits.limits();
     let props = read_properties(properties)?;
     let p = frontend::load(program)?;
     let m = Machine::compile(&p)?;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
+    // Programs with arithmetic: the interval abstraction first, with part of
+    // the budget. What it proves needs no exploration.
+    let mut abs_report = AbstractionReport::default();
+    let mut abs_verdicts = vec![None; props.properties.len()];
+    if use_abstraction && crate::absint::has_numeric_slots(&p, &m) {
+        let budget = Budget {
+            deadline: run_limits
+                .timeout
+                .map(|t| run_start + t.mul_f64(ABSTRACTION_SHARE)),
+            memory_limit: run_limits.memory_limit,
+        };
+        (abs_verdicts, abs_report) =
+            abstraction(&p, &m, &props, invalid_continues, &budget, threads);
+        if !abs_verdicts.is_empty()
+            && abs_verdicts
+                .iter()
+                .all(|v| v.as_ref().is_some_and(|v| v.verdict.is_some()))
+        {
+            let verdicts: Vec<LtlVerdict> = abs_verdicts.into_iter().flatten().collect();
+            return Ok(LtlReport {
+                program: program.to_string(),
+                properties: properties.to_string(),
+                problem: crate::ir::problem_name(program),
+                track: "ltl",
+                product_states: verdicts.iter().map(|v| v.product_states).sum(),
+                verdicts,
+                states: 0,
+                quotient_states: 0,
+                quotient_seconds: 0.0,
+                complete: false,
+                stopped: None,
+                faults: Vec::new(),
+                explore_seconds: 0.0,
+                check_seconds: abs_report.seconds,
+                peak_memory: crate::explore::bfs::peak_resident_bytes(),
+                abstraction: abs_report,
+            });
+        }
+    }
     let opts = Options {
         keep_graph: true,
         progress: limits.progress(),
@@ -108,7 +243,6 @@ pub fn solve(
     };
     let mut ex = explore(&m, &explore_limits, &opts);
     let complete = ex.is_complete();
-    let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
     let states = ex.graph.n_states as u64;
     let q_start = Instant::now();
     // The store and parent links are not needed any more: free them before
@@ -133,11 +267,6 @@ pub fn solve(
     graphs.extend(quotient_graph.as_ref());
     graphs.push(&ex.graph);
     let quotient_seconds = q_start.elapsed().as_secs_f64();
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
     let start = Instant::now();
     let subject = Subject {
         machine: &m,
@@ -147,6 +276,7 @@ pub fn solve(
         budget,
     };
     let verdicts = check_all(&subject, &props, properties, threads);
+    let verdicts = merge(abs_verdicts, verdicts);
     Ok(LtlReport {
         program: program.to_string(),
         properties: properties.to_string(),
@@ -173,7 +303,43 @@ pub fn solve(
         explore_seconds: ex.elapsed.as_secs_f64(),
         check_seconds: start.elapsed().as_secs_f64(),
         peak_memory: crate::explore::bfs::peak_resident_bytes(),
+        abstraction: abs_report,
     })
+}
+
+/// The abstraction's verdicts where it has one, the exploration's
+/// elsewhere. Both are proved; if they ever disagree, something is wrong
+/// in rigor, and the property is unknown.
+fn merge(abs: Vec<Option<LtlVerdict>>, explicit: Vec<LtlVerdict>) -> Vec<LtlVerdict> {
+    explicit
+        .into_iter()
+        .zip(abs)
+        .map(|(e, a)| match a {
+            None => e,
+            Some(a) if a.verdict.is_none() => LtlVerdict {
+                note: Some(format!(
+                    "{}; abstraction: {}",
+                    e.note.as_deref().unwrap_or("explored"),
+                    a.note.as_deref().unwrap_or("no verdict")
+                )),
+                ..e
+            },
+            Some(a) if e.verdict.is_none() || e.verdict == a.verdict => a,
+            Some(a) => {
+                let note = format!(
+                    "internal: the abstraction answers {:?} but the exploration {:?}",
+                    a.verdict, e.verdict
+                );
+                eprintln!("rigor: property {}: {note}; answering unknown", e.property);
+                LtlVerdict {
+                    verdict: None,
+                    counterexample: None,
+                    note: Some(note),
+                    ..e
+                }
+            }
+        })
+        .collect()
 }
 
 /// The RERS CSV lines of a report (unknown properties left out).
@@ -206,6 +372,7 @@ pub fn run(args: &Args) -> CliResult {
         &args.limits,
         args.threads,
         !args.no_quotient,
+        !args.no_abstraction,
     )?;
     if let Some(path) = &args.witness {
         std::fs::write(path, witnesses(&r)).map_err(|e| format!("{path}: cannot write: {e}"))?;

@@ -117,7 +117,7 @@ pub fn run(args: &Args) -> CliResult {
         if let (Some(props), Some(row)) = (&p.properties, rows.last_mut()) {
             let stem = answer_stem(&p.name);
             let props = props.to_string_lossy().to_string();
-            match super::ltl::solve(&program, &props, &args.limits, None, true) {
+            match super::ltl::solve(&program, &props, &args.limits, None, true, true) {
                 Ok(r) => {
                     write_file(
                         &out_dir.join(format!("{stem}-ltl.csv")),

@@ -16,7 +16,7 @@ mod layout;
 mod specialize;
 
 pub use compile::Op;
-pub use layout::{written_globals, Layout};
+pub use layout::{written_globals, Layout, Storage};
 
 use crate::error::Result;
 use crate::explore::graph::Outcome;

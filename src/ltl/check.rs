@@ -259,30 +259,15 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
             }
             break;
         };
-        let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
-        let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
         debug_assert_eq!(unpack(l.start).0, 0);
         let rounds = if last { MAX_UNROLL } else { QUICK_UNROLL };
-        let (p, c) = match unroll_lasso(m, &prefix, &cycle, rounds) {
-            Ok(pc) => pc,
-            Err(_) if !last => continue,
-            Err(e) => {
-                v.note = Some(format!("internal: the lasso found does not replay: {e}"));
-                break;
-            }
-        };
-        match replay_lasso(m, &p, &c, invalid_continues) {
-            Ok(word) if !lasso::holds(f, &word) => {
-                v.verdict = Some(false);
-                v.counterexample = Some(word.to_rers());
-            }
+        match validate_lasso(m, &l, f, invalid_continues, rounds) {
             Ok(word) => {
-                v.note = Some(format!(
-                    "internal: the formula holds on the lasso found {}",
-                    word.to_rers()
-                ))
+                v.verdict = Some(false);
+                v.counterexample = Some(word);
             }
-            Err(e) => v.note = Some(format!("internal: the lasso found does not replay: {e}")),
+            Err(_) if !last => continue,
+            Err(e) => v.note = Some(format!("internal: {e}")),
         }
         break;
     }
@@ -290,6 +275,82 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
         if n.starts_with("internal") {
             eprintln!("rigor: property {index}: {n}; answering unknown");
         }
+    }
+    v.seconds = start.elapsed().as_secs_f64();
+    v
+}
+
+/// Turns a product lasso (labels are program inputs) into a validated
+/// counterexample: unrolled on the engine until the program repeats a state
+/// (at most `rounds` cycles), replayed, and `f` evaluated false on the word
+/// by the direct evaluator. Returns the lasso in RERS text.
+fn validate_lasso(
+    m: &Machine,
+    l: &emptiness::Lasso,
+    f: &Formula,
+    invalid_continues: bool,
+    rounds: usize,
+) -> Result<String, String> {
+    let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
+    let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
+    let (p, c) = unroll_lasso(m, &prefix, &cycle, rounds)
+        .map_err(|e| format!("the lasso found does not replay: {e}"))?;
+    let word = replay_lasso(m, &p, &c, invalid_continues)
+        .map_err(|e| format!("the lasso found does not replay: {e}"))?;
+    if lasso::holds(f, &word) {
+        return Err(format!(
+            "the formula holds on the lasso found {}",
+            word.to_rers()
+        ));
+    }
+    Ok(word.to_rers())
+}
+
+/// Cycles an abstract lasso may be unrolled on the engine.
+const ABSTRACT_UNROLL: usize = MAX_UNROLL;
+
+/// Checks one formula on an abstract transition system
+/// ([`crate::absint`]), which covers every program trace: no accepting
+/// lasso means `true`. A lasso is a candidate: if it replays on the engine
+/// as a program lasso that violates `f`, the answer is `false`; otherwise
+/// unknown (the abstraction may be too coarse).
+pub fn check_formula_abstract(
+    m: &Machine,
+    graph: &crate::absint::AbsGraph,
+    invalid_continues: bool,
+    budget: &Budget,
+    index: usize,
+    text: &str,
+    f: &Formula,
+) -> LtlVerdict {
+    let start = Instant::now();
+    let alpha = Alphabet::of_program(&graph.inputs, &graph.outputs);
+    let tgba = match translate(&f.negated(), &alpha) {
+        Ok(t) => t,
+        Err(e) => return LtlVerdict::unknown(index, text.into(), format!("translation: {e}")),
+    };
+    let product = super::product::AbstractProduct::new(graph, &tgba, invalid_continues);
+    let r = emptiness::check_within(&product, budget);
+    let mut v = LtlVerdict {
+        property: index,
+        formula: text.to_string(),
+        verdict: None,
+        counterexample: None,
+        note: None,
+        automaton_states: tgba.n_states,
+        product_states: r.states,
+        seconds: 0.0,
+    };
+    match (r.gave_up, r.lasso) {
+        (Some(why), _) => v.note = Some(why.into()),
+        (None, None) => v.verdict = Some(true),
+        (None, Some(l)) => match validate_lasso(m, &l, f, invalid_continues, ABSTRACT_UNROLL) {
+            Ok(word) => {
+                v.verdict = Some(false);
+                v.counterexample = Some(word);
+            }
+            Err(e) => v.note = Some(format!("abstract counterexample only: {e}")),
+        },
     }
     v.seconds = start.elapsed().as_secs_f64();
     v
@@ -304,8 +365,22 @@ pub fn check_all(
     file: &str,
     threads: usize,
 ) -> Vec<LtlVerdict> {
-    let n = props.properties.len();
-    let results: Mutex<Vec<Option<LtlVerdict>>> = Mutex::new(vec![None; n]);
+    par_map(props.properties.len(), threads, |k| {
+        let p = &props.properties[k];
+        match &p.formula {
+            Ok(f) => check_formula(subject, k, &p.text, f),
+            Err(_) => LtlVerdict::unknown(
+                k,
+                p.text.clone(),
+                p.error(file).map(|e| e.to_string()).unwrap_or_default(),
+            ),
+        }
+    })
+}
+
+/// `(0..n).map(f)`, on `threads` threads taking indexes in turn.
+pub fn par_map<T: Send + Clone>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let results: Mutex<Vec<Option<T>>> = Mutex::new(vec![None; n]);
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1).min(n.max(1)) {
@@ -314,15 +389,7 @@ pub fn check_all(
                 if k >= n {
                     break;
                 }
-                let p = &props.properties[k];
-                let v = match &p.formula {
-                    Ok(f) => check_formula(subject, k, &p.text, f),
-                    Err(_) => LtlVerdict::unknown(
-                        k,
-                        p.text.clone(),
-                        p.error(file).map(|e| e.to_string()).unwrap_or_default(),
-                    ),
-                };
+                let v = f(k);
                 results.lock().expect("no poisoned lock")[k] = Some(v);
             });
         }
@@ -331,7 +398,7 @@ pub fn check_all(
         .into_inner()
         .expect("no poisoned lock")
         .into_iter()
-        .map(|v| v.expect("every property checked"))
+        .map(|v| v.expect("every index mapped"))
         .collect()
 }
 

@@ -168,3 +168,86 @@ pub fn accepts(tgba: &Tgba, prefix: &[usize], cycle: &[usize]) -> bool {
         .lasso
         .is_some()
 }
+
+/// The product of an abstract transition system ([`crate::absint`]) with a
+/// [`Tgba`]: like [`GraphProduct`], but a state may have any number of
+/// edges per input. Every program trace is a trace of the abstraction, so an
+/// empty product proves the property; a lasso is only a candidate.
+pub struct AbstractProduct<'a> {
+    graph: &'a crate::absint::AbsGraph,
+    tgba: &'a Tgba,
+    /// See [`GraphProduct`]; here an invalid step always may continue (the
+    /// abstraction cannot tell whether it changed the state), which only
+    /// adds traces.
+    invalid_continues: bool,
+}
+
+impl<'a> AbstractProduct<'a> {
+    /// The product, starting in abstract state 0.
+    pub fn new(
+        graph: &'a crate::absint::AbsGraph,
+        tgba: &'a Tgba,
+        invalid_continues: bool,
+    ) -> Self {
+        assert_eq!(tgba.n_letters, graph.inputs.len() + graph.outputs.len());
+        AbstractProduct {
+            graph,
+            tgba,
+            invalid_continues,
+        }
+    }
+}
+
+impl Product for AbstractProduct<'_> {
+    fn initial(&self, out: &mut Vec<u64>) {
+        if self.graph.n_states() > 0 {
+            out.extend(self.tgba.initial.iter().map(|&q| pack(0, q)));
+        }
+    }
+
+    fn successors(&self, x: u64, out: &mut Vec<Succ>) {
+        let (s, q) = unpack(x);
+        let ni = self.graph.inputs.len();
+        for e in &self.graph.edges[s as usize] {
+            let i = e.input as usize;
+            match e.outcome() {
+                Outcome::Invalid if !self.invalid_continues => {}
+                Outcome::Silent | Outcome::Invalid => {
+                    for &(q1, a1) in self.tgba.succ(q, i) {
+                        out.push(Succ {
+                            target: pack(e.target, q1),
+                            acc: a1,
+                            label: i as u32,
+                        });
+                    }
+                }
+                Outcome::Output(k) => {
+                    for &(q1, a1) in self.tgba.succ(q, i) {
+                        for &(q2, a2) in self.tgba.succ(q1, ni + k as usize) {
+                            out.push(Succ {
+                                target: pack(e.target, q2),
+                                acc: a1 | a2,
+                                label: i as u32,
+                            });
+                        }
+                    }
+                }
+                Outcome::Error(_) | Outcome::Blocked => {}
+            }
+        }
+    }
+
+    fn all_acc(&self) -> u32 {
+        self.tgba.all_acc()
+    }
+
+    fn dense_bound(&self) -> Option<u64> {
+        Some(self.graph.n_states() as u64 * self.tgba.n_states as u64)
+    }
+
+    #[inline]
+    fn index(&self, x: u64) -> usize {
+        let (s, q) = unpack(x);
+        s as usize * self.tgba.n_states + q as usize
+    }
+}

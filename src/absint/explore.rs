@@ -1,0 +1,522 @@
+//! The abstract transition system: a finite over-approximation of the
+//! program's input/output transition system.
+//!
+//! # Abstraction
+//!
+//! The state slots of the engine's layout fall into two kinds:
+//! - **control** slots, never assigned the result of arithmetic (`a8 = 2`,
+//!   `a52 = a157`, `a71 = a108[4]`): an abstract state keeps their exact
+//!   values;
+//! - **numeric** slots, assigned arithmetic somewhere (`a37 = (a37 * a80) %
+//!   14999 % 24 + 222`): the program compares them only with constants, and
+//!   those constants cut the integers into *cells*; an abstract state keeps
+//!   an interval of values.
+//!
+//! Abstract states are identified by a *key*: the exact values of the
+//! control slots and, for each numeric slot, the cells of its interval's
+//! bounds. Two abstract states with one key are merged into one, whose
+//! intervals are the hulls; a state whose intervals grew is expanded again.
+//! After [`WIDEN_AFTER`] growths a numeric interval is widened to the hull
+//! of its cells, which bounds the number of growths. The result is a least
+//! fixpoint: every concrete reachable state lies in some abstract state,
+//! and every step of the engine from it is matched by an abstract edge with
+//! the same input and outcome ([`super::step`]).
+//!
+//! So a property of all (infinite) traces that holds here holds for the
+//! program, and an error label no abstract edge reaches is unreachable.
+//! A path found here is only a candidate: it must be replayed on the engine.
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use super::interval::Interval;
+use super::step::{AbsState, AbstractStep, Unsound};
+use crate::engine::{Machine, Storage};
+use crate::explore::graph::{Outcome, StateId, NO_STATE};
+use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
+
+/// Growths of one abstract state before its numeric intervals are widened.
+pub const WIDEN_AFTER: u32 = 3;
+
+/// Most pieces one successor is split into, one per combination of cells.
+pub const MAX_SPLIT: usize = 256;
+
+/// One abstract edge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AbsEdge {
+    /// Input number.
+    pub input: u16,
+    /// Packed [`Outcome`].
+    pub packed: u32,
+    /// Target state, [`NO_STATE`] for an error or a blocked step.
+    pub target: StateId,
+}
+
+impl AbsEdge {
+    /// The outcome of this edge.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::unpack(self.packed)
+    }
+}
+
+/// The complete abstract transition system (state 0 is initial).
+#[derive(Clone, Debug, Default)]
+pub struct AbsGraph {
+    /// Input names.
+    pub inputs: Vec<String>,
+    /// Output names.
+    pub outputs: Vec<String>,
+    /// The intervals of each abstract state.
+    pub values: Vec<AbsState>,
+    /// The edges of each abstract state (any number per input).
+    pub edges: Vec<Vec<AbsEdge>>,
+    /// Numeric slots (abstracted to intervals).
+    pub numeric_slots: usize,
+    /// Expansions done (more than the states when intervals grew).
+    pub expansions: u64,
+}
+
+impl AbsGraph {
+    /// Number of abstract states.
+    pub fn n_states(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Every error label some abstract edge reaches, sorted.
+    pub fn error_labels(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .edges
+            .iter()
+            .flatten()
+            .filter_map(|e| match e.outcome() {
+                Outcome::Error(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+}
+
+/// Limits of the abstract exploration.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AbsLimits {
+    /// Give up after this many abstract states.
+    pub max_states: Option<usize>,
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up when the process's resident memory exceeds this.
+    pub memory_limit: Option<u64>,
+}
+
+/// Which slots are numeric, and the cuts of each numeric slot.
+struct Cells {
+    /// Per slot: `None` for a control slot, the sorted cuts (first values of
+    /// each cell after the first) for a numeric one.
+    cuts: Vec<Option<Vec<i64>>>,
+}
+
+impl Cells {
+    fn cell(cuts: &[i64], v: i64) -> usize {
+        cuts.partition_point(|&c| c <= v)
+    }
+
+    /// The bounds of cell `k`.
+    fn bounds(cuts: &[i64], k: usize) -> (i64, i64) {
+        let lo = if k == 0 { i32::MIN as i64 } else { cuts[k - 1] };
+        let hi = if k == cuts.len() {
+            i32::MAX as i64
+        } else {
+            cuts[k] - 1
+        };
+        (lo, hi)
+    }
+
+    fn key(&self, s: &AbsState) -> Vec<i64> {
+        s.iter()
+            .zip(&self.cuts)
+            .map(|(v, c)| match c {
+                None => v.as_point().map_or(i64::MIN, i64::from),
+                Some(c) => ((Cells::cell(c, v.lo) as i64) << 32) | Cells::cell(c, v.hi) as i64,
+            })
+            .collect()
+    }
+
+    /// Widens the intervals of `s` that grew from `old`: a moving bound
+    /// jumps to the next rung of a ladder (±2^k) or to its cell's bound,
+    /// whichever is nearer. The ladder keeps intervals bounded where the
+    /// program's values are (a jump straight to the cell bound `i32::MAX`
+    /// would make every product wrap), and finite, so widening terminates.
+    fn widen(&self, old: &AbsState, s: &mut AbsState) {
+        for ((v, o), c) in s.iter_mut().zip(old).zip(&self.cuts) {
+            match c {
+                None if v.as_point().is_none() => *v = Interval::TOP,
+                None => {}
+                Some(c) => {
+                    let (cell_lo, _) = Cells::bounds(c, Cells::cell(c, v.lo));
+                    let (_, cell_hi) = Cells::bounds(c, Cells::cell(c, v.hi));
+                    if v.lo < o.lo {
+                        v.lo = ladder_down(v.lo).max(cell_lo);
+                    }
+                    if v.hi > o.hi {
+                        v.hi = ladder_up(v.hi).min(cell_hi);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Splits `s` into one state per combination of cells its numeric
+    /// intervals span (the union is `s`), unless there would be more than
+    /// `max` pieces.
+    fn split(&self, s: AbsState, max: usize) -> Vec<AbsState> {
+        let mut pieces = vec![s];
+        for (k, c) in self.cuts.iter().enumerate() {
+            let Some(c) = c else { continue };
+            let v = pieces[0][k];
+            let (a, b) = (Cells::cell(c, v.lo), Cells::cell(c, v.hi));
+            if a == b {
+                continue;
+            }
+            if pieces.len() * (b - a + 1) > max {
+                return pieces;
+            }
+            pieces = pieces
+                .into_iter()
+                .flat_map(|p| {
+                    (a..=b).filter_map(move |cell| {
+                        let (lo, hi) = Cells::bounds(c, cell);
+                        let part = p[k].meet(Interval::new(lo, hi)?)?;
+                        let mut q = p.clone();
+                        q[k] = part;
+                        Some(q)
+                    })
+                })
+                .collect();
+        }
+        pieces
+    }
+}
+
+/// The greatest rung of the ladder `{0} ∪ {±2^k}` at or below `v`.
+fn ladder_down(v: i64) -> i64 {
+    if v >= 1 {
+        1i64 << (63 - v.leading_zeros())
+    } else if v == 0 {
+        0
+    } else {
+        -(1i64 << (64 - (-v - 1).leading_zeros()).min(31))
+    }
+}
+
+/// The least rung of the ladder `{0} ∪ {±2^k}` at or above `v`.
+fn ladder_up(v: i64) -> i64 {
+    -ladder_down(-v)
+}
+
+/// The value of an expression that is the same in every state, if it is.
+fn constant(e: &Expr, m: &Machine) -> Option<i64> {
+    let layout = m.layout();
+    match e {
+        Expr::Const(v) => Some(*v as i64),
+        Expr::Global(g) => match layout.storage[g.0 as usize] {
+            Storage::Const(v) => Some(v as i64),
+            _ => None,
+        },
+        Expr::Index(ArrayRef::Array(g), i) => {
+            let i = constant(i, m)?;
+            let (base, len) = layout.array_at(g.0 as i32)?;
+            let w = layout.state_width;
+            (base >= w && i >= 0 && i < len as i64)
+                .then(|| layout.consts[(base - w) as usize + i as usize] as i64)
+        }
+        Expr::Unary(crate::ir::UnOp::Neg, a) => Some(-constant(a, m)?),
+        _ => None,
+    }
+}
+
+/// Walks every statement and expression of the program.
+fn walk_stmts<'p>(stmts: &'p [Stmt], f: &mut impl FnMut(Option<&'p Place>, &'p Expr)) {
+    for s in stmts {
+        match s {
+            Stmt::Assign(p, e, _) => f(Some(p), e),
+            Stmt::If(c, a, b) => {
+                f(None, c);
+                walk_stmts(a, f);
+                walk_stmts(b, f);
+            }
+            Stmt::While(c, a) => {
+                f(None, c);
+                walk_stmts(a, f);
+            }
+            Stmt::Call(_, args, _) => args.iter().for_each(|a| f(None, a)),
+            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => f(None, e),
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
+        }
+    }
+}
+
+fn walk_expr(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    match e {
+        Expr::Index(_, i) | Expr::Unary(_, i) => walk_expr(i, f),
+        Expr::Binary(_, a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        Expr::Cond(c, a, b) => {
+            walk_expr(c, f);
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        Expr::Call(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
+        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
+    }
+}
+
+fn cells(p: &Program, m: &Machine) -> Cells {
+    let layout = m.layout();
+    let width = layout.state_width as usize;
+    let slot_of = |e: &Expr| match e {
+        Expr::Global(g) => match layout.storage[g.0 as usize] {
+            Storage::State(a) => Some(a as usize),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Numeric: assigned an expression with arithmetic or a numeric read.
+    let mut numeric = vec![false; width];
+    let mut cuts: Vec<Vec<i64>> = vec![Vec::new(); width];
+    loop {
+        let mut changed = false;
+        for f in &p.functions {
+            walk_stmts(&f.body, &mut |place, e| {
+                let Some(place) = place else { return };
+                let mut arith = false;
+                walk_expr(e, &mut |x| match x {
+                    Expr::Binary(op, ..) if !matches!(op, BinOp::LogAnd | BinOp::LogOr) => {
+                        arith |= !matches!(
+                            op,
+                            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                        )
+                    }
+                    Expr::Unary(op, _) => arith |= *op != crate::ir::UnOp::Not,
+                    Expr::Call(..) => arith = true,
+                    other => arith |= slot_of(other).is_some_and(|s| numeric[s]),
+                });
+                if !arith {
+                    return;
+                }
+                let slots: Vec<usize> = match place {
+                    Place::Global(g) => slot_of(&Expr::Global(*g)).into_iter().collect(),
+                    Place::Index(a, _) => {
+                        let gs = match a {
+                            ArrayRef::Array(g) => vec![*g],
+                            ArrayRef::Pointer(_) => (0..p.globals.len() as u32)
+                                .map(crate::ir::GlobalId)
+                                .collect(),
+                        };
+                        gs.iter()
+                            .filter_map(|g| layout.array_at(g.0 as i32))
+                            .filter(|&(b, _)| b < layout.state_width)
+                            .flat_map(|(b, l)| (b..b + l).map(|s| s as usize))
+                            .collect()
+                    }
+                    Place::Local(_) => Vec::new(),
+                };
+                for s in slots {
+                    if !numeric[s] {
+                        numeric[s] = true;
+                        changed = true;
+                    }
+                }
+            });
+        }
+        if !changed {
+            break;
+        }
+    }
+    for f in &p.functions {
+        walk_stmts(&f.body, &mut |_, e| {
+            walk_expr(e, &mut |x| {
+                let Expr::Binary(op, l, r) = x else { return };
+                let (s, k, op) = match (slot_of(l), constant(r, m), slot_of(r), constant(l, m)) {
+                    (Some(s), Some(k), _, _) => (s, k, *op),
+                    (_, _, Some(s), Some(k)) => (s, k, super::step::mirror(*op)),
+                    _ => return,
+                };
+                match op {
+                    BinOp::Lt | BinOp::Ge => cuts[s].push(k),
+                    BinOp::Le | BinOp::Gt => cuts[s].push(k + 1),
+                    BinOp::Eq | BinOp::Ne => cuts[s].extend([k, k + 1]),
+                    _ => {}
+                }
+            })
+        });
+    }
+    Cells {
+        cuts: numeric
+            .iter()
+            .zip(cuts)
+            .map(|(&n, mut c)| {
+                n.then(|| {
+                    c.sort_unstable();
+                    c.dedup();
+                    c
+                })
+            })
+            .collect(),
+    }
+}
+
+/// Whether the program has numeric slots at all: without them the
+/// abstraction is the program itself and explores nothing new.
+pub fn has_numeric_slots(p: &Program, m: &Machine) -> bool {
+    cells(p, m).cuts.iter().any(Option::is_some)
+}
+
+/// Explores the abstract transition system to its fixpoint. `Err` when the
+/// limits run out or the step cannot be interpreted soundly.
+pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
+    let step = AbstractStep::new(p, m);
+    let cells = cells(p, m);
+    let mut g = AbsGraph {
+        inputs: m.input_names.clone(),
+        outputs: m.output_names.clone(),
+        numeric_slots: cells.cuts.iter().filter(|c| c.is_some()).count(),
+        ..AbsGraph::default()
+    };
+    let mut index: FxHashMap<Vec<i64>, StateId> = FxHashMap::default();
+    let mut growth: Vec<u32> = Vec::new();
+    let mut queued: Vec<bool> = Vec::new();
+    let mut queue = std::collections::VecDeque::new();
+    let budget = crate::ltl::emptiness::Budget {
+        deadline: limits.deadline,
+        memory_limit: limits.memory_limit,
+    };
+    let init = step.initial(m);
+    index.insert(cells.key(&init), 0);
+    g.values.push(init);
+    g.edges.push(Vec::new());
+    growth.push(0);
+    queued.push(true);
+    queue.push_back(0);
+    while let Some(s) = queue.pop_front() {
+        queued[s as usize] = false;
+        g.expansions += 1;
+        if g.expansions.is_multiple_of(256) {
+            if let Some(why) = budget.spent() {
+                return Err(why.replace("during the check", "during the abstraction"));
+            }
+        }
+        let mut edges = Vec::new();
+        for input in 0..g.inputs.len() {
+            let from = g.values[s as usize].clone();
+            let mut posts = Vec::new();
+            for (outcome, post) in step.step(&from, input)? {
+                match outcome {
+                    Outcome::Error(_) | Outcome::Blocked => posts.push((outcome, None)),
+                    _ => posts.extend(
+                        cells
+                            .split(post, MAX_SPLIT)
+                            .into_iter()
+                            .map(|q| (outcome, Some(q))),
+                    ),
+                }
+            }
+            for (outcome, post) in posts {
+                let target = match post {
+                    None => NO_STATE,
+                    Some(post) => {
+                        let key = cells.key(&post);
+                        match index.get(&key) {
+                            Some(&t) => {
+                                let old = &g.values[t as usize];
+                                let mut joined: AbsState =
+                                    old.iter().zip(&post).map(|(a, b)| a.join(*b)).collect();
+                                if &joined != old {
+                                    growth[t as usize] += 1;
+                                    if growth[t as usize] > WIDEN_AFTER {
+                                        cells.widen(old, &mut joined);
+                                    }
+                                    g.values[t as usize] = joined;
+                                    if !queued[t as usize] {
+                                        queued[t as usize] = true;
+                                        queue.push_back(t);
+                                    }
+                                }
+                                t
+                            }
+                            None => {
+                                let t = g.values.len() as StateId;
+                                if limits.max_states.is_some_and(|n| t as usize >= n) {
+                                    return Err(format!("more than {} abstract states", t));
+                                }
+                                index.insert(key, t);
+                                g.values.push(post);
+                                g.edges.push(Vec::new());
+                                growth.push(0);
+                                queued.push(true);
+                                queue.push_back(t);
+                                t
+                            }
+                        }
+                    }
+                };
+                edges.push(AbsEdge {
+                    input: input as u16,
+                    packed: outcome.pack(),
+                    target,
+                });
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        g.edges[s as usize] = edges;
+    }
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_rungs() {
+        assert_eq!(ladder_down(5), 4);
+        assert_eq!(ladder_down(4), 4);
+        assert_eq!(ladder_down(0), 0);
+        assert_eq!(ladder_down(-4), -4);
+        assert_eq!(ladder_down(-5), -8);
+        assert_eq!(ladder_down(i32::MIN as i64), i32::MIN as i64);
+        assert_eq!(ladder_up(5), 8);
+        assert_eq!(ladder_up(-5), -4);
+        assert_eq!(ladder_up(i32::MAX as i64), 1 << 31);
+    }
+
+    #[test]
+    fn split_follows_the_cells() {
+        let cells = Cells {
+            cuts: vec![Some(vec![36, 199]), None],
+        };
+        let s = vec![Interval::new(0, 250).unwrap(), Interval::point(7)];
+        let parts = cells.split(s, 256);
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[1][0], Interval::new(36, 198).unwrap());
+        assert!(parts.iter().all(|p| p[1] == Interval::point(7)));
+    }
+
+    #[test]
+    fn cells_cut_at_the_compared_constants() {
+        let cuts = vec![36, 199, 248];
+        assert_eq!(Cells::cell(&cuts, 35), 0);
+        assert_eq!(Cells::cell(&cuts, 36), 1);
+        assert_eq!(Cells::cell(&cuts, 247), 2);
+        assert_eq!(Cells::cell(&cuts, 248), 3);
+        assert_eq!(Cells::bounds(&cuts, 0), (i32::MIN as i64, 35));
+        assert_eq!(Cells::bounds(&cuts, 2), (199, 247));
+        assert_eq!(Cells::bounds(&cuts, 3), (248, i32::MAX as i64));
+    }
+}

@@ -1,0 +1,21 @@
+//! Abstract interpretation of RERS programs over intervals.
+//!
+//! The arithmetic problems (RERS 2014 and later) keep a few variables that
+//! take thousands of values (`a37 = (a37 * a80) % 14999 % 24 + 222`), so
+//! their explicit state spaces run to hundreds of millions of states. The
+//! program only ever compares those variables with constants, though, and
+//! an interval abstraction keyed on those comparisons ([`explore`]) is
+//! usually small. It over-approximates the program: what holds on every
+//! abstract trace holds on every program trace; an abstract counterexample
+//! is only a candidate, replayed on the engine before anything is claimed.
+//!
+//! - [`interval`]: the interval domain, with the engine's 32-bit semantics;
+//! - [`step`]: one step of the IR over interval states, splitting on
+//!   undecided conditions;
+//! - [`explore`]: the abstract transition system, a fixpoint over keys.
+
+pub mod explore;
+pub mod interval;
+pub mod step;
+
+pub use explore::{explore_abstract, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits};

@@ -1,0 +1,529 @@
+//! One step of the program over interval states.
+//!
+//! [`AbstractStep::step`] runs the IR of the step function on an
+//! [`AbsState`] (one [`Interval`] per state slot of the engine's
+//! [`Layout`]) and returns every way the step may end: an outcome and the
+//! state after it. Where a condition is undecided on the intervals, the run
+//! splits in two and each branch narrows the variables the condition
+//! compares (`a37 <= 35` with `a37` in `[-20230, 9766]` goes on as
+//! `[-20230, 35]` and as `[36, 9766]`).
+//!
+//! Soundness: for every concrete state inside the abstract one and every
+//! input, the engine's step ends with an outcome and a next state that one
+//! of the returned results covers. Where the engine might fault (division by
+//! zero, an index out of bounds, a bad output), or the IR holds something
+//! this interpreter does not model (loops, calls inside expressions), the
+//! step returns an error and the abstraction is abandoned: it never answers
+//! around a fault.
+
+use super::interval::Interval;
+use crate::engine::{Layout, Machine};
+use crate::explore::graph::Outcome;
+use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
+
+/// An abstract program state: one interval per state slot of the layout.
+pub type AbsState = Vec<Interval>;
+
+/// Why the abstract step gave up.
+pub type Unsound = String;
+
+/// Most runs one abstract step may split into.
+const MAX_PATHS: usize = 4096;
+
+/// Most arrays a pointer interval may name before the step gives up.
+const MAX_POINTER_TARGETS: i64 = 64;
+
+/// The step function of a program, interpreted over intervals.
+pub struct AbstractStep<'a> {
+    program: &'a Program,
+    layout: &'a Layout,
+    /// Temporary globals (assigned before read in every step): their slot
+    /// in a path's `temps`.
+    temp_slot: Vec<Option<usize>>,
+    n_temps: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Status {
+    Running,
+    Returned,
+    Ended(Outcome),
+}
+
+#[derive(Clone, Debug)]
+struct Path {
+    mem: AbsState,
+    temps: Vec<Interval>,
+    locals: Vec<Interval>,
+    output: Option<u16>,
+    status: Status,
+}
+
+/// Comparison operators and their reading with swapped operands / negated.
+pub(crate) fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Eq => BinOp::Ne,
+        _ => BinOp::Eq,
+    }
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// The values of `x` for which `x op y` may hold, `y` ranging over its interval.
+fn narrow(x: Interval, op: BinOp, y: Interval) -> Option<Interval> {
+    match op {
+        BinOp::Lt => Interval::new(x.lo, x.hi.min(y.hi - 1)),
+        BinOp::Le => Interval::new(x.lo, x.hi.min(y.hi)),
+        BinOp::Gt => Interval::new(x.lo.max(y.lo + 1), x.hi),
+        BinOp::Ge => Interval::new(x.lo.max(y.lo), x.hi),
+        BinOp::Eq => x.meet(y),
+        BinOp::Ne => match y.as_point().map(i64::from) {
+            Some(v) if x.lo == v => Interval::new(x.lo + 1, x.hi),
+            Some(v) if x.hi == v => Interval::new(x.lo, x.hi - 1),
+            _ => Some(x),
+        },
+        _ => Some(x),
+    }
+}
+
+impl<'a> AbstractStep<'a> {
+    /// The abstract step of `program`, over the layout `machine` uses.
+    pub fn new(program: &'a Program, machine: &'a Machine) -> Self {
+        let layout = machine.layout();
+        let mut temp_slot = vec![None; program.globals.len()];
+        let mut n_temps = 0;
+        for (g, s) in layout.storage.iter().enumerate() {
+            if let crate::engine::Storage::Temp(_) = s {
+                temp_slot[g] = Some(n_temps);
+                n_temps += 1;
+            }
+        }
+        AbstractStep {
+            program,
+            layout,
+            temp_slot,
+            n_temps,
+        }
+    }
+
+    /// Number of slots in a state.
+    pub fn width(&self) -> usize {
+        self.layout.state_width as usize
+    }
+
+    /// The initial state of the engine, as points.
+    pub fn initial(&self, machine: &Machine) -> AbsState {
+        machine
+            .initial_state()
+            .into_iter()
+            .map(Interval::point)
+            .collect()
+    }
+
+    /// Every way one step on input number `input` may end from `state`.
+    pub fn step(
+        &self,
+        state: &AbsState,
+        input: usize,
+    ) -> Result<Vec<(Outcome, AbsState)>, Unsound> {
+        let p = self.program;
+        let f = p.function(p.step);
+        let mut locals = vec![Interval::TOP; f.locals as usize];
+        if let Some(l) = locals.first_mut() {
+            *l = Interval::point(p.inputs[input].value);
+        }
+        let start = Path {
+            mem: state.clone(),
+            temps: vec![Interval::TOP; self.n_temps],
+            locals,
+            output: None,
+            status: Status::Running,
+        };
+        let paths = self.block(&f.body, vec![start], 0)?;
+        let mut out = Vec::with_capacity(paths.len());
+        for path in paths {
+            let outcome = match path.status {
+                Status::Ended(o) => o,
+                Status::Running | Status::Returned => match path.output {
+                    Some(k) => Outcome::Output(k),
+                    None => Outcome::Silent,
+                },
+            };
+            out.push((outcome, path.mem));
+        }
+        Ok(out)
+    }
+
+    fn block(
+        &self,
+        stmts: &[Stmt],
+        mut paths: Vec<Path>,
+        depth: u32,
+    ) -> Result<Vec<Path>, Unsound> {
+        for s in stmts {
+            let mut next = Vec::with_capacity(paths.len());
+            for path in paths {
+                if matches!(path.status, Status::Running) {
+                    self.stmt(s, path, depth, &mut next)?;
+                } else {
+                    next.push(path);
+                }
+            }
+            if next.len() > MAX_PATHS {
+                return Err(format!("a step splits into more than {MAX_PATHS} runs"));
+            }
+            paths = next;
+        }
+        Ok(paths)
+    }
+
+    fn stmt(
+        &self,
+        s: &Stmt,
+        mut path: Path,
+        depth: u32,
+        out: &mut Vec<Path>,
+    ) -> Result<(), Unsound> {
+        match s {
+            Stmt::Assign(place, e, loc) => {
+                let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
+                self.store(place, v, &mut path)
+                    .map_err(|w| format!("{loc}: {w}"))?;
+                out.push(path);
+            }
+            Stmt::If(c, then_, else_) => {
+                let yes = self.assume(path.clone(), c, true)?;
+                let no = self.assume(path, c, false)?;
+                out.extend(self.block(then_, yes, depth)?);
+                out.extend(self.block(else_, no, depth)?);
+            }
+            Stmt::While(..) => return Err("loops are not interpreted over intervals".into()),
+            Stmt::Call(f, args, loc) => {
+                for r in self
+                    .call(*f, args, path, depth)
+                    .map_err(|w| format!("{loc}: {w}"))?
+                {
+                    out.push(r);
+                }
+            }
+            Stmt::Return(e) => {
+                if depth > 0 {
+                    path.status = Status::Returned;
+                    out.push(path);
+                    return Ok(());
+                }
+                match (self.program.step_return, e) {
+                    (StepReturn::OutputCode, Some(e)) => {
+                        let v = self.eval(e, &path)?;
+                        let mut covered = 0i64;
+                        for (code, o) in [(-1, Outcome::Silent), (-2, Outcome::Invalid)] {
+                            if v.contains(code) {
+                                covered += 1;
+                                let mut q = path.clone();
+                                q.status = Status::Ended(o);
+                                out.push(q);
+                            }
+                        }
+                        covered += self.fork_outputs(v, &path, |mut q, k| {
+                            q.status = Status::Ended(Outcome::Output(k));
+                            out.push(q);
+                        });
+                        if covered < v.hi - v.lo + 1 {
+                            return Err(format!("the step may return {v}, not all of it outputs"));
+                        }
+                    }
+                    _ => {
+                        path.status = Status::Ended(match path.output {
+                            Some(k) => Outcome::Output(k),
+                            None => Outcome::Silent,
+                        });
+                        out.push(path);
+                    }
+                }
+            }
+            Stmt::Output(e, loc) => {
+                if path.output.is_some() {
+                    return Err(format!("{loc}: a step may output twice"));
+                }
+                let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
+                let covered = self.fork_outputs(v, &path, |mut q, k| {
+                    q.output = Some(k);
+                    out.push(q);
+                });
+                if covered < v.hi - v.lo + 1 {
+                    return Err(format!("{loc}: output {v} may be outside the alphabet"));
+                }
+            }
+            Stmt::Error(n) => {
+                path.status = Status::Ended(Outcome::Error(*n));
+                out.push(path);
+            }
+            Stmt::Invalid => {
+                path.status = Status::Ended(Outcome::Invalid);
+                out.push(path);
+            }
+            Stmt::Assume(c) => out.extend(self.assume(path, c, true)?),
+        }
+        Ok(())
+    }
+
+    /// Calls `emit` once per output symbol whose value lies in `v`, with a
+    /// copy of `path`; returns how many there were.
+    fn fork_outputs(&self, v: Interval, path: &Path, mut emit: impl FnMut(Path, u16)) -> i64 {
+        let mut n = 0;
+        for (k, s) in self.program.outputs.iter().enumerate() {
+            if v.contains(s.value as i64) {
+                n += 1;
+                emit(path.clone(), k as u16);
+            }
+        }
+        n
+    }
+
+    fn call(&self, f: FuncId, args: &[Expr], path: Path, depth: u32) -> Result<Vec<Path>, Unsound> {
+        if depth > 64 {
+            return Err("calls nested deeper than 64".into());
+        }
+        let func = self.program.function(f);
+        let mut locals = vec![Interval::TOP; func.locals as usize];
+        for (k, a) in args.iter().enumerate() {
+            if k < locals.len() {
+                locals[k] = self.eval(a, &path)?;
+            }
+        }
+        let mut inner = path;
+        let caller = std::mem::replace(&mut inner.locals, locals);
+        let mut done = self.block(&func.body, vec![inner], depth + 1)?;
+        for p in &mut done {
+            if !matches!(p.status, Status::Ended(_)) {
+                p.status = Status::Running;
+                p.locals = caller.clone();
+            }
+        }
+        Ok(done)
+    }
+
+    /// The runs of `path` in which `c` evaluates to `truth`, narrowed.
+    fn assume(&self, path: Path, c: &Expr, truth: bool) -> Result<Vec<Path>, Unsound> {
+        match c {
+            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                // `a && b` holds iff a and b hold; fails iff a fails, or a
+                // holds and b fails. `a || b` dually.
+                let conj = *op == BinOp::LogAnd;
+                let mut out = Vec::new();
+                if truth == conj {
+                    for q in self.assume(path, a, truth)? {
+                        out.extend(self.assume(q, b, truth)?);
+                    }
+                } else {
+                    out.extend(self.assume(path.clone(), a, truth)?);
+                    for q in self.assume(path, a, !truth)? {
+                        out.extend(self.assume(q, b, truth)?);
+                    }
+                }
+                Ok(out)
+            }
+            Expr::Unary(UnOp::Not, a) => self.assume(path, a, !truth),
+            Expr::Binary(op, l, r) if is_comparison(*op) => {
+                let (vl, vr) = (self.eval(l, &path)?, self.eval(r, &path)?);
+                let v = Interval::binop(*op, vl, vr).0;
+                if !(if truth {
+                    v.may_be_true()
+                } else {
+                    v.may_be_false()
+                }) {
+                    return Ok(vec![]);
+                }
+                let op = if truth { *op } else { negate(*op) };
+                let mut path = path;
+                for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
+                    if let Some(n) = self.narrowable(side, &mut path) {
+                        match narrow(this, op, other) {
+                            Some(x) => *n = x,
+                            None => return Ok(vec![]),
+                        }
+                    }
+                }
+                Ok(vec![path])
+            }
+            _ => {
+                let v = self.eval(c, &path)?;
+                let possible = if truth {
+                    v.may_be_true()
+                } else {
+                    v.may_be_false()
+                };
+                Ok(if possible { vec![path] } else { vec![] })
+            }
+        }
+    }
+
+    /// The storage of a variable that a condition on `e` can narrow.
+    fn narrowable<'p>(&self, e: &Expr, path: &'p mut Path) -> Option<&'p mut Interval> {
+        match e {
+            Expr::Global(g) => match self.layout.storage[g.0 as usize] {
+                crate::engine::Storage::State(a) => Some(&mut path.mem[a as usize]),
+                crate::engine::Storage::Temp(_) => {
+                    Some(&mut path.temps[self.temp_slot[g.0 as usize]?])
+                }
+                _ => None,
+            },
+            Expr::Local(l) => path.locals.get_mut(l.0 as usize),
+            _ => None,
+        }
+    }
+
+    fn read_global(&self, g: GlobalId, path: &Path) -> Result<Interval, Unsound> {
+        use crate::engine::Storage;
+        Ok(match self.layout.storage[g.0 as usize] {
+            Storage::Const(v) => Interval::point(v),
+            Storage::Temp(_) => path.temps[self.temp_slot[g.0 as usize].expect("temp slot")],
+            Storage::State(a) => path.mem[a as usize],
+            Storage::Array { .. } => return Err("an array read as a scalar".into()),
+        })
+    }
+
+    /// The arrays (resolved base, length) an array reference may denote.
+    fn arrays(&self, a: ArrayRef, path: &Path) -> Result<Vec<(u32, u32)>, Unsound> {
+        let ptrs = match a {
+            ArrayRef::Array(g) => Interval::point(g.0 as i32),
+            ArrayRef::Pointer(g) => self.read_global(g, path)?,
+        };
+        if ptrs.hi - ptrs.lo >= MAX_POINTER_TARGETS {
+            return Err(format!("a pointer may be any of {ptrs}"));
+        }
+        (ptrs.lo..=ptrs.hi)
+            .map(|v| {
+                self.layout
+                    .array_at(v as i32)
+                    .ok_or_else(|| format!("a pointer may be {v}, not an array"))
+            })
+            .collect()
+    }
+
+    /// The slots an index may address, checked in bounds.
+    fn elements(&self, a: ArrayRef, idx: Interval, path: &Path) -> Result<Vec<u32>, Unsound> {
+        let mut out = Vec::new();
+        for (base, len) in self.arrays(a, path)? {
+            if idx.lo < 0 || idx.hi >= len as i64 {
+                return Err(format!("index {idx} may be out of bounds (length {len})"));
+            }
+            out.extend((idx.lo..=idx.hi).map(|i| base + i as u32));
+        }
+        Ok(out)
+    }
+
+    fn read_addr(&self, addr: u32, path: &Path) -> Interval {
+        let w = self.layout.state_width;
+        if addr < w {
+            path.mem[addr as usize]
+        } else {
+            Interval::point(self.layout.consts[(addr - w) as usize])
+        }
+    }
+
+    fn eval(&self, e: &Expr, path: &Path) -> Result<Interval, Unsound> {
+        Ok(match e {
+            Expr::Const(v) => Interval::point(*v),
+            Expr::Global(g) => self.read_global(*g, path)?,
+            Expr::Local(l) => path.locals[l.0 as usize],
+            Expr::Index(a, i) => {
+                let idx = self.eval(i, path)?;
+                let mut v: Option<Interval> = None;
+                for addr in self.elements(*a, idx, path)? {
+                    let x = self.read_addr(addr, path);
+                    v = Some(v.map_or(x, |v| v.join(x)));
+                }
+                v.ok_or("an empty array")?
+            }
+            Expr::ArrayAddr(g) => Interval::point(g.0 as i32),
+            Expr::Unary(op, a) => {
+                let a = self.eval(a, path)?;
+                match op {
+                    UnOp::Neg => a.negate(),
+                    UnOp::Not => a.logical_not(),
+                    UnOp::BitNot => a.bit_not(),
+                }
+            }
+            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                let va = self.eval(a, path)?;
+                let decided = if *op == BinOp::LogAnd {
+                    !va.may_be_true()
+                } else {
+                    !va.may_be_false()
+                };
+                if decided {
+                    Interval::point((*op == BinOp::LogOr) as i32)
+                } else {
+                    Interval::binop(*op, va, self.eval(b, path)?).0
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                let (r, fault) = Interval::binop(*op, self.eval(a, path)?, self.eval(b, path)?);
+                if fault {
+                    return Err("a division by zero is possible".into());
+                }
+                r
+            }
+            Expr::Cond(c, a, b) => {
+                let vc = self.eval(c, path)?;
+                match (vc.may_be_true(), vc.may_be_false()) {
+                    (true, false) => self.eval(a, path)?,
+                    (false, true) => self.eval(b, path)?,
+                    _ => self.eval(a, path)?.join(self.eval(b, path)?),
+                }
+            }
+            Expr::Call(..) => return Err("calls inside expressions are not interpreted".into()),
+        })
+    }
+
+    fn store(&self, place: &Place, v: Interval, path: &mut Path) -> Result<(), Unsound> {
+        use crate::engine::Storage;
+        match place {
+            Place::Global(g) => match self.layout.storage[g.0 as usize] {
+                Storage::State(a) => path.mem[a as usize] = v,
+                Storage::Temp(_) => {
+                    path.temps[self.temp_slot[g.0 as usize].expect("temp slot")] = v
+                }
+                _ => return Err("an assignment to a constant".into()),
+            },
+            Place::Local(l) => path.locals[l.0 as usize] = v,
+            Place::Index(a, i) => {
+                let idx = self.eval(i, path)?;
+                let slots = self.elements(*a, idx, path)?;
+                let w = self.layout.state_width;
+                if slots.iter().any(|&s| s >= w) {
+                    return Err("a write to a constant array".into());
+                }
+                if let [one] = slots[..] {
+                    path.mem[one as usize] = v;
+                } else {
+                    // Weak update: any of them may be the one written.
+                    for s in slots {
+                        path.mem[s as usize] = path.mem[s as usize].join(v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
