@@ -45,6 +45,7 @@ fn main() {
                     stop_when_all_errors_found: true,
                     progress: false,
                     seeds,
+                    wanted_errors: None,
                 },
             )
         };

@@ -451,6 +451,7 @@ pub fn reach_seeded(
         stop_when_all_errors_found: true,
         progress,
         seeds,
+        wanted_errors: None,
     };
     let ex = crate::explore::explore(m, limits, &opts);
     Ok(crate::check::reach::report(m, program, &ex))

@@ -98,6 +98,45 @@ impl AbsGraph {
         v.dedup();
         v
     }
+
+    /// The inputs of a shortest abstract path ending in error `label`
+    /// (invalid inputs go on, as in reachability): a candidate witness.
+    pub fn path_to_error(&self, label: u32) -> Option<Vec<usize>> {
+        let n = self.n_states();
+        let mut parent: Vec<Option<(StateId, u16)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::from([0 as StateId]);
+        seen[0] = true;
+        let path_to = |parent: &[Option<(StateId, u16)>], mut s: StateId| {
+            let mut p = Vec::new();
+            while let Some((from, i)) = parent[s as usize] {
+                p.push(i as usize);
+                s = from;
+            }
+            p.reverse();
+            p
+        };
+        while let Some(s) = queue.pop_front() {
+            for e in &self.edges[s as usize] {
+                match e.outcome() {
+                    Outcome::Error(l) if l == label => {
+                        let mut p = path_to(&parent, s);
+                        p.push(e.input as usize);
+                        return Some(p);
+                    }
+                    Outcome::Error(_) | Outcome::Blocked => {}
+                    _ => {
+                        if !seen[e.target as usize] {
+                            seen[e.target as usize] = true;
+                            parent[e.target as usize] = Some((s, e.input));
+                            queue.push_back(e.target);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
 }
 
 /// Limits of the abstract exploration.

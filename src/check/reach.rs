@@ -3,12 +3,17 @@
 //! A label is *reachable* only with a witness (the shortest input sequence,
 //! from the breadth-first parent links) that [`replay`] confirms on a fresh
 //! run of the engine; *unreachable* only when the exploration was complete
-//! (every state expanded, no fault); otherwise unknown.
+//! (every state expanded, no fault), or when the interval abstraction
+//! ([`crate::absint`]), which covers every run, reaches no edge to the
+//! label; otherwise unknown. A label the abstraction reaches but the
+//! exploration did not find gets the abstract path as a candidate, kept
+//! only if it replays.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::absint::AbsGraph;
 use crate::engine::{Fault, Machine};
 use crate::explore::graph::Outcome;
 use crate::explore::{explore, Exploration, Limits, Options, StopReason};
@@ -56,6 +61,11 @@ pub struct ReachReport {
     pub state_bytes: usize,
     /// Ints per state after the layout analysis.
     pub state_width: usize,
+    /// Abstract states of the interval abstraction, if it was used.
+    pub abstract_states: Option<u64>,
+    /// Why the abstraction was not used, if it was tried.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abstraction_note: Option<String>,
 }
 
 impl ReachReport {
@@ -118,14 +128,61 @@ pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
 
 /// Explores `m` and answers every error label.
 pub fn check(m: &Machine, program: &str, limits: &Limits, progress: bool) -> ReachReport {
+    check_with(m, program, limits, progress, None)
+}
+
+/// [`check`], with the interval abstraction of the program if there is
+/// one: the exploration then looks only for the labels the abstraction
+/// reaches, and the others are unreachable.
+pub fn check_with(
+    m: &Machine,
+    program: &str,
+    limits: &Limits,
+    progress: bool,
+    abstraction: Option<&AbsGraph>,
+) -> ReachReport {
+    let wanted = abstraction.map(|g| {
+        let labels = g.error_labels();
+        m.error_labels
+            .iter()
+            .copied()
+            .filter(|l| labels.contains(l))
+            .collect::<Vec<u32>>()
+    });
     let opts = Options {
         keep_graph: false,
         stop_when_all_errors_found: true,
         progress,
         seeds: Vec::new(),
+        wanted_errors: wanted.clone(),
     };
-    let ex = explore(m, limits, &opts);
-    report(m, program, &ex)
+    // Nothing to look for: every label is unreachable already.
+    let nothing = wanted.as_ref().is_some_and(|w| w.is_empty());
+    let limits = Limits {
+        max_states: if nothing { Some(1) } else { limits.max_states },
+        ..limits.clone()
+    };
+    let ex = explore(m, &limits, &opts);
+    let mut r = report(m, program, &ex);
+    let Some(g) = abstraction else {
+        return r;
+    };
+    r.abstract_states = Some(g.n_states() as u64);
+    let wanted = wanted.unwrap_or_default();
+    for v in &mut r.verdicts {
+        if v.verdict.is_some() {
+            continue;
+        }
+        if !wanted.contains(&v.property) {
+            v.verdict = Some(false);
+        } else if let Some(path) = g.path_to_error(v.property) {
+            if matches!(replay(m, &path), Ok(Outcome::Error(n)) if n == v.property) {
+                v.verdict = Some(true);
+                v.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
+            }
+        }
+    }
+    r
 }
 
 /// Turns an exploration into verdicts, replaying every witness.
@@ -197,6 +254,8 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
         peak_memory: crate::explore::bfs::peak_resident_bytes(),
         state_bytes: ex.state_bytes,
         state_width: m.state_width(),
+        abstract_states: None,
+        abstraction_note: None,
     }
 }
 

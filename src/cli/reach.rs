@@ -22,21 +22,63 @@ pub struct Args {
     /// Explore the traces of this Abbadingo log first.
     #[arg(long, value_name = "LOG")]
     pub seed_log: Option<String>,
+    /// Skip the interval abstraction and search the concrete states only.
+    #[arg(long)]
+    pub no_abstraction: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
-/// Loads, compiles and checks a program.
-pub fn solve(program: &str, limits: &LimitArgs) -> Result<ReachReport, crate::error::Error> {
+/// Loads, compiles and checks a program; with `use_abstraction`, programs
+/// with arithmetic go through the interval abstraction first.
+pub fn solve(
+    program: &str,
+    limits: &LimitArgs,
+    use_abstraction: bool,
+) -> Result<ReachReport, crate::error::Error> {
     let p = frontend::load(program)?;
     let m = Machine::compile(&p)?;
-    Ok(reach::check(
+    let start = std::time::Instant::now();
+    let run_limits = limits.limits();
+    // Programs with arithmetic: the interval abstraction first, with part of
+    // the time; the labels it cannot reach need no search.
+    let (abstraction, note) = if use_abstraction && crate::absint::has_numeric_slots(&p, &m) {
+        let abs_limits = crate::absint::AbsLimits {
+            max_states: Some(ABSTRACT_MAX_STATES),
+            deadline: run_limits
+                .timeout
+                .map(|t| start + t.mul_f64(ABSTRACTION_SHARE)),
+            memory_limit: run_limits.memory_limit,
+        };
+        match crate::absint::explore_abstract(&p, &m, &abs_limits) {
+            Ok(g) => (Some(g), None),
+            Err(why) => (None, Some(why)),
+        }
+    } else {
+        (None, None)
+    };
+    let explore_limits = crate::explore::Limits {
+        timeout: run_limits
+            .timeout
+            .map(|t| t.saturating_sub(start.elapsed())),
+        ..run_limits
+    };
+    let mut r = reach::check_with(
         &m,
         program,
-        &limits.limits(),
+        &explore_limits,
         limits.progress(),
-    ))
+        abstraction.as_ref(),
+    );
+    r.abstraction_note = note;
+    Ok(r)
 }
+
+/// Share of the time limit the abstraction may use.
+const ABSTRACTION_SHARE: f64 = 0.3;
+
+/// Most abstract states before the abstraction is given up.
+const ABSTRACT_MAX_STATES: usize = 2_000_000;
 
 /// The RERS CSV lines of a report (unknown labels left out).
 pub fn csv(r: &ReachReport) -> String {
@@ -68,7 +110,7 @@ pub fn run(args: &Args) -> CliResult {
             let (l, p) = (&args.limits, &args.program);
             crate::abbadingo::reach_seeded(&m, p, log, &l.limits(), l.progress())?
         }
-        None => solve(&args.program, &args.limits)?,
+        None => solve(&args.program, &args.limits, !args.no_abstraction)?,
     };
     if let Some(path) = &args.witness {
         std::fs::write(path, witnesses(&r)).map_err(|e| format!("{path}: cannot write: {e}"))?;

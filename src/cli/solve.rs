@@ -67,7 +67,7 @@ pub fn run(args: &Args) -> CliResult {
     for p in &problems {
         let program = p.program.to_string_lossy().to_string();
         let started = std::time::Instant::now();
-        match super::reach::solve(&program, &args.limits) {
+        match super::reach::solve(&program, &args.limits, true) {
             Ok(r) => {
                 let (reachable, unreachable, unknown) = r.counts();
                 let stem = answer_stem(&p.name);

@@ -35,6 +35,9 @@ pub struct Options {
     pub progress: bool,
     /// Extra input sequences whose states are visited first (seeding).
     pub seeds: Vec<Vec<usize>>,
+    /// With `stop_when_all_errors_found`: the labels to look for, if not all
+    /// of the program's (the others are known to be unreachable).
+    pub wanted_errors: Option<Vec<u32>>,
 }
 
 /// Why an exploration stopped before the end.
@@ -179,7 +182,12 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
     let mut expanded: u32 = 0;
     let mut depth = 0u32;
     let mut level_end = store.len();
-    let total_errors = m.error_labels.len();
+    let wanted = opts
+        .wanted_errors
+        .clone()
+        .unwrap_or_else(|| m.error_labels.clone());
+    let total_errors = wanted.len();
+    let mut wanted_found = 0usize;
     while expanded < store.len() {
         if expanded == level_end {
             depth += 1;
@@ -223,6 +231,7 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
                 Ok(o @ Outcome::Error(n)) => {
                     if error_seen.insert(n) && m.error_labels.binary_search(&n).is_ok() {
                         errors.push((n, s, i));
+                        wanted_found += wanted.contains(&n) as usize;
                     }
                     (NO_STATE, o)
                 }
@@ -247,7 +256,7 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             }
         }
         expanded += 1;
-        if opts.stop_when_all_errors_found && total_errors > 0 && errors.len() == total_errors {
+        if opts.stop_when_all_errors_found && total_errors > 0 && wanted_found == total_errors {
             stopped = Some(StopReason::AllErrorsFound);
             break;
         }

@@ -75,6 +75,7 @@ pub fn load(path: &str, opts: &LoadOptions) -> Result<Lts> {
                     stop_when_all_errors_found: false,
                     progress: opts.progress,
                     seeds,
+                    wanted_errors: None,
                 },
             );
             if ex.graph.n_states == 0 {
