@@ -67,7 +67,13 @@ fn check_simulation(path: &str, max: usize) -> usize {
 #[test]
 fn bundled_problems_are_simulated() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
-    for dir in ["reach-arith", "reach-invalid", "reach-plain", "reach-deep"] {
+    for dir in [
+        "reach-arith",
+        "reach-invalid",
+        "reach-plain",
+        "reach-deep",
+        "reach-counter",
+    ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)
             .unwrap()

@@ -135,8 +135,6 @@ fn bundled_problems_match_their_expected_answers() {
     );
 }
 
-/// Checks one RERS program against `truth.tsv`: no answer differs, every
-/// reachable label found (when `complete` is expected), witnesses confirmed.
 /// Checks a report against the official verdicts; with `expect_all`, every
 /// label must be answered, by a complete exploration or by the abstraction.
 fn check_against_truth(rel: &str, extra: &[&str], expect_all: bool) {

@@ -14,10 +14,16 @@
 //!
 //! Abstract states are identified by a *key*: the exact values of the
 //! control slots and, for each numeric slot, the cells of its interval's
-//! bounds. Two abstract states with one key are merged into one, whose
+//! bounds. *Counters* are left out of the key: numeric slots only ever
+//! stepped by themselves (`a36 += (a36 + 20) > a36 ? 2 : 0`, the RERS 2017
+//! counters, or `x = x + 1`). They are independent of each other and of the
+//! rest, so keying on their cells multiplies the abstract states by the
+//! product of their cell counts, while their few guards (`a36 == 4`) are
+//! decided or split by the step anyway. Two abstract states with one key are merged into one, whose
 //! intervals are the hulls; a state whose intervals grew is expanded again.
-//! After [`WIDEN_AFTER`] growths a numeric interval is widened to the hull
-//! of its cells, which bounds the number of growths. The result is a least
+//! After [`WIDEN_AFTER`] growths a numeric interval is widened along a
+//! ladder of powers of two, and after [`CELL_AFTER`] growths straight to
+//! the hull of its cells, which bounds the number of growths. The result is a least
 //! fixpoint: every concrete reachable state lies in some abstract state,
 //! and every step of the engine from it is matched by an abstract edge with
 //! the same input and outcome ([`super::step`]).
@@ -38,6 +44,11 @@ use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
 
 /// Growths of one abstract state before its numeric intervals are widened.
 pub const WIDEN_AFTER: u32 = 3;
+
+/// Growths of one abstract state before a growing bound jumps straight to
+/// its cell's bound (the ladder alone climbs up to 31 rungs per bound, and
+/// each rung expands the state again).
+pub const CELL_AFTER: u32 = 12;
 
 /// Most pieces one successor is split into, one per combination of cells.
 pub const MAX_SPLIT: usize = 256;
@@ -155,6 +166,8 @@ struct Cells {
     /// Per slot: `None` for a control slot, the sorted cuts (first values of
     /// each cell after the first) for a numeric one.
     cuts: Vec<Option<Vec<i64>>>,
+    /// Per slot: whether it is a counter, left out of keys and splits.
+    counter: Vec<bool>,
 }
 
 impl Cells {
@@ -176,7 +189,9 @@ impl Cells {
     fn key(&self, s: &AbsState) -> Vec<i64> {
         s.iter()
             .zip(&self.cuts)
-            .map(|(v, c)| match c {
+            .zip(&self.counter)
+            .map(|((v, c), &counter)| match c {
+                _ if counter => 0,
                 None => v.as_point().map_or(i64::MIN, i64::from),
                 Some(c) => ((Cells::cell(c, v.lo) as i64) << 32) | Cells::cell(c, v.hi) as i64,
             })
@@ -188,7 +203,7 @@ impl Cells {
     /// whichever is nearer. The ladder keeps intervals bounded where the
     /// program's values are (a jump straight to the cell bound `i32::MAX`
     /// would make every product wrap), and finite, so widening terminates.
-    fn widen(&self, old: &AbsState, s: &mut AbsState) {
+    fn widen(&self, old: &AbsState, s: &mut AbsState, to_cell: bool) {
         for ((v, o), c) in s.iter_mut().zip(old).zip(&self.cuts) {
             match c {
                 None if v.as_point().is_none() => *v = Interval::TOP,
@@ -197,10 +212,18 @@ impl Cells {
                     let (cell_lo, _) = Cells::bounds(c, Cells::cell(c, v.lo));
                     let (_, cell_hi) = Cells::bounds(c, Cells::cell(c, v.hi));
                     if v.lo < o.lo {
-                        v.lo = ladder_down(v.lo).max(cell_lo);
+                        v.lo = if to_cell {
+                            cell_lo
+                        } else {
+                            ladder_down(v.lo).max(cell_lo)
+                        };
                     }
                     if v.hi > o.hi {
-                        v.hi = ladder_up(v.hi).min(cell_hi);
+                        v.hi = if to_cell {
+                            cell_hi
+                        } else {
+                            ladder_up(v.hi).min(cell_hi)
+                        };
                     }
                 }
             }
@@ -214,6 +237,9 @@ impl Cells {
         let mut pieces = vec![s];
         for (k, c) in self.cuts.iter().enumerate() {
             let Some(c) = c else { continue };
+            if self.counter[k] {
+                continue;
+            }
             let v = pieces[0][k];
             let (a, b) = (Cells::cell(c, v.lo), Cells::cell(c, v.hi));
             if a == b {
@@ -395,7 +421,9 @@ fn cells(p: &Program, m: &Machine) -> Cells {
             })
         });
     }
+    let counter = counters(p, &numeric, &slot_of);
     Cells {
+        counter,
         cuts: numeric
             .iter()
             .zip(cuts)
@@ -408,6 +436,57 @@ fn cells(p: &Program, m: &Machine) -> Cells {
             })
             .collect(),
     }
+}
+
+/// The numeric slots that are counters: every assignment to them is a
+/// constant or `x ± d` where `d` is a constant or `cond ? k1 : k2` with
+/// constants `k1`, `k2` and a `cond` that reads no slot but `x`; and some
+/// assignment is of the second kind.
+fn counters(p: &Program, numeric: &[bool], slot_of: &impl Fn(&Expr) -> Option<usize>) -> Vec<bool> {
+    let width = numeric.len();
+    let mut stepped = vec![false; width];
+    let mut other = vec![false; width];
+    let reads_only = |e: &Expr, s: usize| {
+        let mut ok = true;
+        walk_expr(e, &mut |x| match x {
+            Expr::Global(_) => ok &= slot_of(x).is_none_or(|t| t == s),
+            Expr::Local(_) | Expr::Index(..) | Expr::Call(..) | Expr::ArrayAddr(_) => ok = false,
+            _ => {}
+        });
+        ok
+    };
+    let is_const = |e: &Expr| match e {
+        Expr::Unary(crate::ir::UnOp::Neg, x) => matches!(**x, Expr::Const(_)),
+        _ => matches!(e, Expr::Const(_)),
+    };
+    for f in &p.functions {
+        walk_stmts(&f.body, &mut |place, e| {
+            let Some(place) = place else { return };
+            let slot = match place {
+                Place::Global(g) => slot_of(&Expr::Global(*g)),
+                // Array elements are never counters.
+                Place::Index(..) | Place::Local(_) => None,
+            };
+            let Some(s) = slot else { return };
+            let step = match e {
+                Expr::Binary(BinOp::Add | BinOp::Sub, x, d) if slot_of(x) == Some(s) => {
+                    match &**d {
+                        Expr::Cond(c, a, b) => is_const(a) && is_const(b) && reads_only(c, s),
+                        d => is_const(d),
+                    }
+                }
+                _ => false,
+            };
+            if step {
+                stepped[s] = true;
+            } else if !is_const(e) {
+                other[s] = true;
+            }
+        });
+    }
+    (0..width)
+        .map(|s| numeric[s] && stepped[s] && !other[s])
+        .collect()
 }
 
 /// Whether the program has numeric slots at all: without them the
@@ -478,7 +557,8 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                                 if &joined != old {
                                     growth[t as usize] += 1;
                                     if growth[t as usize] > WIDEN_AFTER {
-                                        cells.widen(old, &mut joined);
+                                        let to_cell = growth[t as usize] > CELL_AFTER;
+                                        cells.widen(old, &mut joined, to_cell);
                                     }
                                     g.values[t as usize] = joined;
                                     if !queued[t as usize] {
@@ -539,12 +619,37 @@ mod tests {
     fn split_follows_the_cells() {
         let cells = Cells {
             cuts: vec![Some(vec![36, 199]), None],
+            counter: vec![false, false],
         };
         let s = vec![Interval::new(0, 250).unwrap(), Interval::point(7)];
         let parts = cells.split(s, 256);
         assert_eq!(parts.len(), 3);
         assert_eq!(parts[1][0], Interval::new(36, 198).unwrap());
         assert!(parts.iter().all(|p| p[1] == Interval::point(7)));
+    }
+
+    /// The counters of a bundled program, by global name.
+    fn counter_names(problem: &str) -> Vec<String> {
+        let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let cells = cells(&p, &m);
+        let mut names = Vec::new();
+        for (g, st) in m.layout().storage.iter().enumerate() {
+            if let Storage::State(s) = st {
+                if cells.counter[*s as usize] {
+                    names.push(p.globals[g].name.clone());
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn counters_are_the_self_stepped_slots() {
+        assert_eq!(counter_names("reach-counter/Problem907.c"), ["c"]);
+        // x = (x * 3 - 2) % 11 is arithmetic, not a step.
+        assert!(counter_names("reach-arith/Problem902.c").is_empty());
     }
 
     #[test]
