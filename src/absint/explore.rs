@@ -150,6 +150,12 @@ impl AbsGraph {
     }
 }
 
+/// Share of a run's time limit that the checkers give the abstraction.
+pub const SHARE_OF_TIMEOUT: f64 = 0.3;
+
+/// Most abstract states before the checkers give the abstraction up.
+pub const RUN_MAX_STATES: usize = 2_000_000;
+
 /// Limits of the abstract exploration.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AbsLimits {
@@ -159,6 +165,19 @@ pub struct AbsLimits {
     pub deadline: Option<Instant>,
     /// Give up when the process's resident memory exceeds this.
     pub memory_limit: Option<u64>,
+}
+
+impl AbsLimits {
+    /// The abstraction's part of a run that started at `start` under
+    /// `run`: [`SHARE_OF_TIMEOUT`] of its time, its memory limit, and
+    /// [`RUN_MAX_STATES`].
+    pub fn share_of(run: &crate::explore::Limits, start: Instant) -> AbsLimits {
+        AbsLimits {
+            max_states: Some(RUN_MAX_STATES),
+            deadline: run.timeout.map(|t| start + t.mul_f64(SHARE_OF_TIMEOUT)),
+            memory_limit: run.memory_limit,
+        }
+    }
 }
 
 /// Which slots are numeric, and the cuts of each numeric slot.

@@ -156,13 +156,8 @@ pub fn check_with(
         seeds: Vec::new(),
         wanted_errors: wanted.clone(),
     };
-    // Nothing to look for: every label is unreachable already.
-    let nothing = wanted.as_ref().is_some_and(|w| w.is_empty());
-    let limits = Limits {
-        max_states: if nothing { Some(1) } else { limits.max_states },
-        ..limits.clone()
-    };
-    let ex = explore(m, &limits, &opts);
+    // With nothing wanted, the exploration stops after the first state.
+    let ex = explore(m, limits, &opts);
     let mut r = report(m, program, &ex);
     let Some(g) = abstraction else {
         return r;

@@ -98,10 +98,6 @@ pub struct AbstractionReport {
     pub seconds: f64,
 }
 
-/// Share of the time limit the abstraction may use before the explicit
-/// exploration starts.
-const ABSTRACTION_SHARE: f64 = 0.3;
-
 /// Runs the interval abstraction and checks every property on it.
 fn abstraction(
     p: &crate::ir::Program,
@@ -118,7 +114,7 @@ fn abstraction(
     };
     let none = vec![None; props.properties.len()];
     let limits = crate::absint::AbsLimits {
-        max_states: Some(ABSTRACT_MAX_STATES),
+        max_states: Some(crate::absint::explore::RUN_MAX_STATES),
         deadline: budget.deadline,
         memory_limit: budget.memory_limit,
     };
@@ -160,9 +156,6 @@ fn abstraction(
     (verdicts, report)
 }
 
-/// Most abstract states before the abstraction is given up.
-const ABSTRACT_MAX_STATES: usize = 2_000_000;
-
 /// Share of the time and memory limits the exploration may use; the
 /// quotient and the checks get the rest.
 const EXPLORE_SHARE: f64 = 0.6;
@@ -196,7 +189,7 @@ pub fn solve(
         let budget = Budget {
             deadline: run_limits
                 .timeout
-                .map(|t| run_start + t.mul_f64(ABSTRACTION_SHARE)),
+                .map(|t| run_start + t.mul_f64(crate::absint::explore::SHARE_OF_TIMEOUT)),
             memory_limit: run_limits.memory_limit,
         };
         (abs_verdicts, abs_report) =

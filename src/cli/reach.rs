@@ -43,13 +43,7 @@ pub fn solve(
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
     let (abstraction, note) = if use_abstraction && crate::absint::has_numeric_slots(&p, &m) {
-        let abs_limits = crate::absint::AbsLimits {
-            max_states: Some(ABSTRACT_MAX_STATES),
-            deadline: run_limits
-                .timeout
-                .map(|t| start + t.mul_f64(ABSTRACTION_SHARE)),
-            memory_limit: run_limits.memory_limit,
-        };
+        let abs_limits = crate::absint::AbsLimits::share_of(&run_limits, start);
         match crate::absint::explore_abstract(&p, &m, &abs_limits) {
             Ok(g) => (Some(g), None),
             Err(why) => (None, Some(why)),
@@ -73,12 +67,6 @@ pub fn solve(
     r.abstraction_note = note;
     Ok(r)
 }
-
-/// Share of the time limit the abstraction may use.
-const ABSTRACTION_SHARE: f64 = 0.3;
-
-/// Most abstract states before the abstraction is given up.
-const ABSTRACT_MAX_STATES: usize = 2_000_000;
 
 /// The RERS CSV lines of a report (unknown labels left out).
 pub fn csv(r: &ReachReport) -> String {

@@ -256,7 +256,10 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             }
         }
         expanded += 1;
-        if opts.stop_when_all_errors_found && total_errors > 0 && wanted_found == total_errors {
+        // An empty wanted list stops at once; a program without labels
+        // is explored to the end.
+        let something_to_find = total_errors > 0 || opts.wanted_errors.is_some();
+        if opts.stop_when_all_errors_found && something_to_find && wanted_found == total_errors {
             stopped = Some(StopReason::AllErrorsFound);
             break;
         }
@@ -304,4 +307,38 @@ fn check_limits(limits: &Limits, store: &StateStore, start: Instant) -> Option<S
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(rel: &str) -> Machine {
+        let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
+        Machine::compile(&crate::frontend::load(&path).expect("loads")).expect("compiles")
+    }
+
+    fn options(wanted: Option<Vec<u32>>) -> Options {
+        Options {
+            keep_graph: false,
+            stop_when_all_errors_found: true,
+            progress: false,
+            seeds: Vec::new(),
+            wanted_errors: wanted,
+        }
+    }
+
+    #[test]
+    fn stops_once_the_wanted_labels_are_found() {
+        let m = problem("reach-arith/Problem902.c");
+        let all = explore(&m, &Limits::default(), &options(None));
+        let some = explore(&m, &Limits::default(), &options(Some(vec![0])));
+        assert!(some.errors.iter().any(|e| e.0 == 0));
+        assert_eq!(some.stopped, Some(StopReason::AllErrorsFound));
+        assert!(some.store.len() <= all.store.len());
+        // Nothing wanted: stops after the first state.
+        let none = explore(&m, &Limits::default(), &options(Some(Vec::new())));
+        assert_eq!(none.stopped, Some(StopReason::AllErrorsFound));
+        assert!(none.store.len() <= 1 + m.n_inputs() as u32);
+    }
 }
