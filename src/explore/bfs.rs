@@ -89,6 +89,8 @@ pub struct Exploration {
     pub state_bytes: usize,
     /// The visited-state store (to decode states).
     pub store: StateStore,
+    /// States left unexpanded by the pruner.
+    pub pruned: u64,
 }
 
 impl Exploration {
@@ -124,8 +126,43 @@ pub fn peak_resident_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// What a [`Guide`] knows of the distance from a state to some labels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Estimate {
+    /// No run from the state ends in any of the labels (a sound claim).
+    Dead,
+    /// Every run from the state to one of the labels takes at least this
+    /// many steps (the last one included).
+    AtLeast(u32),
+    /// Nothing known.
+    Unknown,
+}
+
+/// Knows, of a concrete state, how far it is from some error labels.
+pub trait Guide {
+    /// The estimate for `state` and the error labels `unfound` (sorted).
+    fn estimate(&mut self, state: &[i32], unfound: &[u32]) -> Estimate;
+}
+
 /// Explores the reachable states of `m` breadth-first.
 pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
+    explore_pruned(m, limits, opts, None)
+}
+
+/// [`explore`], leaving unexpanded the states `prune` says are
+/// [`Estimate::Dead`] for the wanted error labels not found yet. Then an exploration that ends
+/// without a stop proves those labels unreachable, but its graph is not the
+/// program's: use it for reachability only (with `keep_graph` off).
+pub fn explore_pruned(
+    m: &Machine,
+    limits: &Limits,
+    opts: &Options,
+    mut prune: Option<&mut dyn Guide>,
+) -> Exploration {
+    assert!(
+        prune.is_none() || !opts.keep_graph,
+        "a pruned exploration keeps no graph"
+    );
     let start = Instant::now();
     let n_inputs = m.n_inputs();
     let width = m.state_width();
@@ -188,6 +225,10 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
         .unwrap_or_else(|| m.error_labels.clone());
     let total_errors = wanted.len();
     let mut wanted_found = 0usize;
+    // The wanted labels not found yet, sorted (for the pruner).
+    let mut unfound: Vec<u32> = wanted.clone();
+    unfound.sort_unstable();
+    let mut pruned = 0u64;
     while expanded < store.len() {
         if expanded == level_end {
             depth += 1;
@@ -205,11 +246,12 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
             if let Some(b) = &bar {
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 b.set_message(format!(
-                    "{} states, {:.0} states/s, depth {}, {} of {} labels found",
+                    "{} states ({} pruned), {:.0} states/s, depth {}, {} of {} labels found",
                     store.len(),
+                    pruned,
                     store.len() as f64 / secs,
                     depth,
-                    errors.len(),
+                    wanted_found,
                     total_errors
                 ));
                 b.tick();
@@ -217,6 +259,13 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
         }
         let s = expanded;
         store.get(s, &mut cur);
+        if let Some(p) = prune.as_deref_mut() {
+            if p.estimate(&cur, &unfound) == Estimate::Dead {
+                pruned += 1;
+                expanded += 1;
+                continue;
+            }
+        }
         for i in 0..n_inputs {
             transitions += 1;
             let (target, outcome) = match m.step(&mut scratch, &cur, i, &mut next) {
@@ -232,6 +281,7 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
                     if error_seen.insert(n) && m.error_labels.binary_search(&n).is_ok() {
                         errors.push((n, s, i));
                         wanted_found += wanted.contains(&n) as usize;
+                        unfound.retain(|&l| l != n);
                     }
                     (NO_STATE, o)
                 }
@@ -287,6 +337,7 @@ pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
         elapsed: start.elapsed(),
         state_bytes: store.row_bytes(),
         store,
+        pruned,
     }
 }
 

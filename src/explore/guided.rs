@@ -1,0 +1,186 @@
+//! Best-first search for error labels, ordered by a [`Guide`].
+//!
+//! Breadth-first search finds shortest witnesses but drowns in the wide
+//! state spaces of the arithmetic problems before it reaches a deep label.
+//! This search expands first the states the guide puts nearest to a label
+//! not found yet (weighted A*: depth plus `weight` times the estimate), and
+//! never expands a state the guide calls [`Estimate::Dead`]. Its witnesses
+//! are valid but not always shortest; the checker replays each one.
+//!
+//! If the search runs out of states without a stop or a fault, every label
+//! it did not find is unreachable: each state it skipped was dead for them.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use super::bfs::{resident_bytes, Estimate, Guide, Limits, StopReason};
+use super::graph::{Outcome, StateId, NO_STATE};
+use super::store::StateStore;
+use crate::engine::Machine;
+
+/// What a guided search found.
+#[derive(Clone, Debug, Default)]
+pub struct GuidedSearch {
+    /// Each label found, with the inputs of the run that reached it.
+    pub found: Vec<(u32, Vec<usize>)>,
+    /// States stored.
+    pub states: u64,
+    /// States the guide called dead.
+    pub pruned: u64,
+    /// Why the search stopped early; `None` when it ran out of states or
+    /// found every label.
+    pub stopped: Option<StopReason>,
+    /// Whether some step faulted (then nothing is proved unreachable).
+    pub faulted: bool,
+}
+
+impl GuidedSearch {
+    /// Whether every state not called dead was expanded without a fault.
+    pub fn exhausted(&self) -> bool {
+        self.stopped.is_none() && !self.faulted
+    }
+}
+
+/// Searches `m` for the error labels `wanted`, best first by `guide`
+/// (priority: depth + `weight` × estimate; unknown estimates inherit the
+/// parent's).
+pub fn guided_search(
+    m: &Machine,
+    limits: &Limits,
+    wanted: &[u32],
+    guide: &mut dyn Guide,
+    weight: u32,
+) -> GuidedSearch {
+    let start = Instant::now();
+    let width = m.state_width();
+    let mut unfound: Vec<u32> = wanted.to_vec();
+    unfound.sort_unstable();
+    unfound.dedup();
+    let mut out = GuidedSearch::default();
+    let mut store = StateStore::new(width);
+    let mut parent: Vec<StateId> = Vec::new();
+    let mut parent_input: Vec<u16> = Vec::new();
+    let mut depth: Vec<u32> = Vec::new();
+    // Last known estimate of each state, inherited where unknown.
+    let mut estimate: Vec<u32> = Vec::new();
+    let mut heap: BinaryHeap<Reverse<(u64, StateId)>> = BinaryHeap::new();
+    let mut scratch = m.scratch();
+    let mut cur = m.initial_state();
+    let mut next = cur.clone();
+    let path_to = |parent: &[StateId], parent_input: &[u16], mut s: StateId| {
+        let mut p = Vec::new();
+        while parent[s as usize] != NO_STATE {
+            p.push(parent_input[s as usize] as usize);
+            s = parent[s as usize];
+        }
+        p.reverse();
+        p
+    };
+    let priority = |d: u32, h: u32| d as u64 + weight as u64 * h as u64;
+
+    store.insert(&cur);
+    parent.push(NO_STATE);
+    parent_input.push(0);
+    depth.push(0);
+    match guide.estimate(&cur, &unfound) {
+        Estimate::Dead => {
+            out.pruned += 1;
+            estimate.push(u32::MAX);
+        }
+        Estimate::AtLeast(h) => {
+            estimate.push(h);
+            heap.push(Reverse((priority(0, h), 0)));
+        }
+        Estimate::Unknown => {
+            estimate.push(1);
+            heap.push(Reverse((priority(0, 1), 0)));
+        }
+    }
+    let mut expanded = 0u64;
+    while let Some(Reverse((_, s))) = heap.pop() {
+        if unfound.is_empty() {
+            break;
+        }
+        expanded += 1;
+        if expanded.is_multiple_of(1024) {
+            if let Some(why) = check(limits, store.len(), start) {
+                out.stopped = Some(why);
+                break;
+            }
+        }
+        store.get(s, &mut cur);
+        let d = depth[s as usize];
+        let mut rebuild = false;
+        for i in 0..m.n_inputs() {
+            match m.step(&mut scratch, &cur, i, &mut next) {
+                Err(_) => out.faulted = true,
+                Ok(Outcome::Error(n)) => {
+                    if let Ok(k) = unfound.binary_search(&n) {
+                        unfound.remove(k);
+                        let mut p = path_to(&parent, &parent_input, s);
+                        p.push(i);
+                        out.found.push((n, p));
+                        rebuild = true;
+                    }
+                }
+                Ok(Outcome::Blocked) => {}
+                Ok(_) if next == cur => {}
+                Ok(_) => {
+                    let (t, new) = store.insert(&next);
+                    if !new {
+                        continue;
+                    }
+                    parent.push(s);
+                    parent_input.push(i as u16);
+                    depth.push(d + 1);
+                    let h = match guide.estimate(&next, &unfound) {
+                        Estimate::Dead => {
+                            out.pruned += 1;
+                            estimate.push(u32::MAX);
+                            continue;
+                        }
+                        Estimate::AtLeast(h) => h,
+                        Estimate::Unknown => estimate[s as usize].saturating_sub(1).max(1),
+                    };
+                    estimate.push(h);
+                    heap.push(Reverse((priority(d + 1, h), t)));
+                }
+            }
+        }
+        if rebuild && !unfound.is_empty() {
+            // The estimates were for a larger set of labels: redo them.
+            let old = std::mem::take(&mut heap);
+            for Reverse((_, t)) in old {
+                store.get(t, &mut cur);
+                let h = match guide.estimate(&cur, &unfound) {
+                    Estimate::Dead => {
+                        out.pruned += 1;
+                        continue;
+                    }
+                    Estimate::AtLeast(h) => h,
+                    Estimate::Unknown => estimate[t as usize],
+                };
+                estimate[t as usize] = h;
+                heap.push(Reverse((priority(depth[t as usize], h), t)));
+            }
+        }
+    }
+    out.states = store.len() as u64;
+    out
+}
+
+fn check(limits: &Limits, states: u32, start: Instant) -> Option<StopReason> {
+    if limits.max_states.is_some_and(|m| states as u64 >= m) {
+        return Some(StopReason::MaxStates);
+    }
+    if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
+        return Some(StopReason::Timeout);
+    }
+    if let Some(mem) = limits.memory_limit {
+        if resident_bytes().is_some_and(|r| r >= mem) {
+            return Some(StopReason::MemoryLimit);
+        }
+    }
+    None
+}
