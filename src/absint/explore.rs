@@ -86,6 +86,10 @@ pub struct AbsGraph {
     pub numeric_slots: usize,
     /// Expansions done (more than the states when intervals grew).
     pub expansions: u64,
+    /// The cells the keys are made of.
+    cells: Cells,
+    /// The state of each key.
+    index: FxHashMap<Vec<i64>, StateId>,
 }
 
 impl AbsGraph {
@@ -108,6 +112,63 @@ impl AbsGraph {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    /// The abstract state that contains the concrete state `state`, if the
+    /// one with its key does (a state whose intervals span several cells,
+    /// where splitting was capped, is not looked for). Every step from
+    /// `state` is then matched by an edge of the returned state.
+    pub fn locate(&self, state: &[i32]) -> Option<StateId> {
+        let key: Vec<i64> = state
+            .iter()
+            .zip(&self.cells.cuts)
+            .zip(&self.cells.counter)
+            .map(|((&v, c), &counter)| match c {
+                _ if counter => 0,
+                None => v as i64,
+                Some(c) => {
+                    let k = Cells::cell(c, v as i64) as i64;
+                    (k << 32) | k
+                }
+            })
+            .collect();
+        let &s = self.index.get(&key)?;
+        let values = &self.values[s as usize];
+        (values.len() == state.len()
+            && values.iter().zip(state).all(|(i, &v)| i.contains(v as i64)))
+        .then_some(s)
+    }
+
+    /// Per abstract state: the fewest steps of an abstract path from it
+    /// that ends in one of the error `labels` (the error step included;
+    /// invalid inputs go on, as in reachability), `u32::MAX` where none does.
+    pub fn distance_to(&self, labels: &[u32]) -> Vec<u32> {
+        let n = self.n_states();
+        let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
+        for (s, edges) in self.edges.iter().enumerate() {
+            for e in edges {
+                match e.outcome() {
+                    Outcome::Error(l) if labels.contains(&l) && dist[s] == u32::MAX => {
+                        dist[s] = 1;
+                        queue.push_back(s as StateId);
+                    }
+                    Outcome::Error(_) | Outcome::Blocked => {}
+                    _ if e.target != NO_STATE => preds[e.target as usize].push(s as StateId),
+                    _ => {}
+                }
+            }
+        }
+        while let Some(t) = queue.pop_front() {
+            for &s in &preds[t as usize] {
+                if dist[s as usize] == u32::MAX {
+                    dist[s as usize] = dist[t as usize] + 1;
+                    queue.push_back(s);
+                }
+            }
+        }
+        dist
     }
 
     /// The inputs of a shortest abstract path ending in error `label`
@@ -181,6 +242,7 @@ impl AbsLimits {
 }
 
 /// Which slots are numeric, and the cuts of each numeric slot.
+#[derive(Clone, Debug, Default)]
 struct Cells {
     /// Per slot: `None` for a control slot, the sorted cuts (first values of
     /// each cell after the first) for a numeric one.
@@ -614,6 +676,8 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
         edges.dedup();
         g.edges[s as usize] = edges;
     }
+    g.cells = cells;
+    g.index = index;
     Ok(g)
 }
 

@@ -12,10 +12,14 @@
 //! - [`interval`]: the interval domain, with the engine's 32-bit semantics;
 //! - [`step`]: one step of the IR over interval states, splitting on
 //!   undecided conditions;
-//! - [`explore`]: the abstract transition system, a fixpoint over keys.
+//! - [`explore`]: the abstract transition system, a fixpoint over keys;
+//! - [`guide`]: the abstract distance of concrete states to the labels
+//!   still looked for, to order and prune a concrete search.
 
 pub mod explore;
+pub mod guide;
 pub mod interval;
 pub mod step;
 
 pub use explore::{explore_abstract, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits};
+pub use guide::AbstractGuide;
