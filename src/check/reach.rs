@@ -5,18 +5,23 @@
 //! run of the engine; *unreachable* only when the exploration was complete
 //! (every state expanded, no fault), or when the interval abstraction
 //! ([`crate::absint`]), which covers every run, reaches no edge to the
-//! label; otherwise unknown. A label the abstraction reaches but the
-//! exploration did not find gets the abstract path as a candidate, kept
-//! only if it replays.
+//! label, or when a search that skipped only states the abstraction
+//! proves cannot reach it ran out of states; otherwise unknown. A label the
+//! abstraction reaches but the exploration did not find gets the abstract
+//! path as a candidate, kept only if it replays, then a search guided by
+//! the abstract distance (its witnesses are not always shortest; each one
+//! is replayed).
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::absint::AbsGraph;
+use crate::absint::{AbsGraph, AbstractGuide};
 use crate::engine::{Fault, Machine};
 use crate::explore::graph::Outcome;
-use crate::explore::{explore, Exploration, Limits, Options, StopReason};
+use crate::explore::{
+    explore_pruned, guided_search, Exploration, Guide, Limits, Options, StopReason,
+};
 
 /// The answer for one error label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -63,6 +68,11 @@ pub struct ReachReport {
     pub state_width: usize,
     /// Abstract states of the interval abstraction, if it was used.
     pub abstract_states: Option<u64>,
+    /// States not expanded because the abstraction reaches no label still
+    /// wanted from them.
+    pub pruned: u64,
+    /// States stored by the guided search, if it ran.
+    pub guided_states: u64,
     /// Why the abstraction was not used, if it was tried.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abstraction_note: Option<String>,
@@ -126,6 +136,78 @@ pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
     Ok(last)
 }
 
+/// Share of the time the breadth-first search gets when an abstraction
+/// can guide a second search.
+pub const BFS_SHARE: f64 = 0.5;
+
+/// Weight of the abstract distance against the depth in the guided
+/// search: large, so the search is greedy (nearest first, shallowest
+/// among equals), which finds deep labels that a balanced one does not.
+pub const GUIDE_WEIGHT: u32 = 1000;
+
+/// What the guided searches settled.
+#[derive(Default)]
+struct Settled {
+    /// Per label: `Some(path)` found, `None` proved unreachable.
+    verdicts: Vec<(u32, Option<Vec<usize>>)>,
+    /// States stored, all searches together.
+    states: u64,
+}
+
+/// One greedy search per label, in rounds: each label left gets a slice of
+/// the time left, and the slices double each round, until every label is
+/// settled or the time is out (without a timeout: one unbounded search
+/// per label).
+fn search_rounds(
+    m: &Machine,
+    limits: &Limits,
+    start: std::time::Instant,
+    labels: &[u32],
+    guide: &mut AbstractGuide,
+) -> Settled {
+    let mut out = Settled::default();
+    let mut left: Vec<u32> = labels.to_vec();
+    let Some(total) = limits.timeout else {
+        for &l in labels {
+            let gs = guided_search(m, limits, &[l], guide, GUIDE_WEIGHT);
+            out.states += gs.states;
+            if let Some((_, p)) = gs.found.first().cloned() {
+                out.verdicts.push((l, Some(p)));
+            } else if gs.exhausted() {
+                out.verdicts.push((l, None));
+            }
+        }
+        return out;
+    };
+    let rest = || total.saturating_sub(start.elapsed());
+    let mut slice = (rest() / (4 * labels.len().max(1) as u32)).max(Duration::from_millis(500));
+    while !left.is_empty() && !rest().is_zero() {
+        for l in std::mem::take(&mut left) {
+            let slice_limits = Limits {
+                timeout: Some(slice.min(rest())),
+                ..limits.clone()
+            };
+            if slice_limits.timeout.is_some_and(|t| t.is_zero()) {
+                left.push(l);
+                continue;
+            }
+            let gs = guided_search(m, &slice_limits, &[l], guide, GUIDE_WEIGHT);
+            out.states += gs.states;
+            if let Some((_, p)) = gs.found.first().cloned() {
+                out.verdicts.push((l, Some(p)));
+            } else if gs.exhausted() {
+                out.verdicts.push((l, None));
+            } else if gs.stopped == Some(StopReason::MemoryLimit) {
+                return out;
+            } else {
+                left.push(l);
+            }
+        }
+        slice *= 2;
+    }
+    out
+}
+
 /// Explores `m` and answers every error label.
 pub fn check(m: &Machine, program: &str, limits: &Limits, progress: bool) -> ReachReport {
     check_with(m, program, limits, progress, None)
@@ -157,13 +239,35 @@ pub fn check_with(
         wanted_errors: wanted.clone(),
     };
     // With nothing wanted, the exploration stops after the first state.
-    let ex = explore(m, limits, &opts);
+    // States from which the abstraction reaches no label still wanted are
+    // not expanded; an exploration that still ends proves those labels
+    // unreachable. With an abstraction, the breadth-first search gets
+    // [`BFS_SHARE`] of the time and the guided search the rest.
+    let start = std::time::Instant::now();
+    let bfs_limits = match abstraction {
+        Some(_) => Limits {
+            timeout: limits.timeout.map(|t| t.mul_f64(BFS_SHARE)),
+            ..limits.clone()
+        },
+        None => limits.clone(),
+    };
+    let mut guide = abstraction.map(AbstractGuide::new);
+    let ex = explore_pruned(
+        m,
+        &bfs_limits,
+        &opts,
+        guide.as_mut().map(|p| p as &mut dyn Guide),
+    );
     let mut r = report(m, program, &ex);
-    let Some(g) = abstraction else {
+    r.pruned = ex.pruned;
+    let bfs_stopped = ex.stopped.clone();
+    drop(ex);
+    let (Some(g), Some(guide)) = (abstraction, guide.as_mut()) else {
         return r;
     };
     r.abstract_states = Some(g.n_states() as u64);
     let wanted = wanted.unwrap_or_default();
+    let mut unknown = Vec::new();
     for v in &mut r.verdicts {
         if v.verdict.is_some() {
             continue;
@@ -174,7 +278,30 @@ pub fn check_with(
             if matches!(replay(m, &path), Ok(Outcome::Error(n)) if n == v.property) {
                 v.verdict = Some(true);
                 v.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
+            } else {
+                unknown.push(v.property);
             }
+        }
+    }
+    // The labels left: a search guided by the abstract distance.
+    if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
+        return r;
+    }
+    let found = search_rounds(m, limits, start, &unknown, guide);
+    r.guided_states = found.states;
+    for v in &mut r.verdicts {
+        match found.verdicts.iter().find(|f| f.0 == v.property) {
+            Some((_, Some(path))) => {
+                if matches!(replay(m, path), Ok(Outcome::Error(n)) if n == v.property) {
+                    v.verdict = Some(true);
+                    v.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
+                } else {
+                    eprintln!("rigor: internal: guided witness for error {} does not replay; answering unknown", v.property);
+                }
+            }
+            // Every state the search skipped was dead for this label.
+            Some((_, None)) => v.verdict = Some(false),
+            None => {}
         }
     }
     r
@@ -250,6 +377,8 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
         state_bytes: ex.state_bytes,
         state_width: m.state_width(),
         abstract_states: None,
+        pruned: 0,
+        guided_states: 0,
         abstraction_note: None,
     }
 }
