@@ -73,6 +73,7 @@ fn bundled_problems_are_simulated() {
         "reach-plain",
         "reach-deep",
         "reach-counter",
+        "reach-parity",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)
@@ -97,6 +98,8 @@ fn rers_arithmetic_problems_are_simulated() {
         "2019/training-seq-ltl/Problem3/Problem3.c",
         "2019/seq-ltl/Problem2/Problem2.c",
         "2017/seq-reach/Problem10/Problem10.c",
+        "2019/training-seq-reach/Problem12/Problem12.c",
+        "2019/training-seq-reach/Problem13/Problem13.java",
     ] {
         let n = check_simulation(&dir.join(program).to_string_lossy(), 3_000);
         assert!(n > 0, "{program}");

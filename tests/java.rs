@@ -79,6 +79,18 @@ fn reach_2017_problem10_java_matches_truth_exactly() {
     assert_eq!(decided, total, "every label decided");
 }
 
+#[test]
+fn reach_2019_training_problems_11_12_java_match_truth_exactly() {
+    let Some(dir) = rers_dir() else { return };
+    for p in [
+        "2019/training-seq-reach/Problem11/Problem11.java",
+        "2019/training-seq-reach/Problem12/Problem12.java",
+    ] {
+        let (decided, total) = check_reach(&dir, p, &[]);
+        assert_eq!(decided, total, "{p}: every label decided");
+    }
+}
+
 /// The larger Java reach problems: no wrong verdict within a state budget,
 /// and every reachable label found so far has a replayed witness. The full
 /// runs (every verdict) are in `scripts/java-full.sh`.

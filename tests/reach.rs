@@ -199,6 +199,13 @@ fn rers_2019_training_problem11() {
     check_against_truth("2019/training-seq-reach/Problem11/Problem11.c", &[], true);
 }
 
+/// Training P12: the abstraction with the counters' parity leaves only
+/// the reachable labels; the pruned search finds them all.
+#[test]
+fn rers_2019_training_problem12() {
+    check_against_truth("2019/training-seq-reach/Problem12/Problem12.c", &[], true);
+}
+
 /// 2014 P1402_opt has too many concrete states, but the interval
 /// abstraction proves every label it does not reach unreachable.
 #[test]

@@ -19,7 +19,9 @@
 //! counters, or `x = x + 1`). They are independent of each other and of the
 //! rest, so keying on their cells multiplies the abstract states by the
 //! product of their cell counts, while their few guards (`a36 == 4`) are
-//! decided or split by the step anyway. Two abstract states with one key are merged into one, whose
+//! decided or split by the step anyway. Their steps keep them in one
+//! class modulo a power of two ([`congruences`]); a guard narrowing a
+//! counter is cut to that class, so `a36 == 5` is false for an even one. Two abstract states with one key are merged into one, whose
 //! intervals are the hulls; a state whose intervals grew is expanded again.
 //! After [`WIDEN_AFTER`] growths a numeric interval is widened along a
 //! ladder of powers of two, and after [`CELL_AFTER`] growths straight to
@@ -249,6 +251,9 @@ struct Cells {
     cuts: Vec<Option<Vec<i64>>>,
     /// Per slot: whether it is a counter, left out of keys and splits.
     counter: Vec<bool>,
+    /// Per slot: `(m, r)` where every reachable value of the counter is
+    /// `r` modulo `m` (see [`congruences`]).
+    congruence: Vec<Option<(i64, i64)>>,
 }
 
 impl Cells {
@@ -503,8 +508,10 @@ fn cells(p: &Program, m: &Machine) -> Cells {
         });
     }
     let counter = counters(p, &numeric, &slot_of);
+    let congruence = congruences(p, m, &counter, &slot_of);
     Cells {
         counter,
+        congruence,
         cuts: numeric
             .iter()
             .zip(cuts)
@@ -570,6 +577,68 @@ fn counters(p: &Program, numeric: &[bool], slot_of: &impl Fn(&Expr) -> Option<us
         .collect()
 }
 
+/// Per counter: the congruence its steps keep. Every write to a counter
+/// adds or subtracts a constant, or sets one; `m` is the largest power of
+/// two dividing every step and every difference between a constant set and
+/// the initial value, and `r` the initial value modulo `m`. Since `m`
+/// divides 2^32, wrapping 32-bit arithmetic keeps `x ≡ r (mod m)` too, so
+/// the invariant holds in every reachable state: `a36 == 5` is false for a
+/// counter that starts at 2 and steps by 2. `None` where `m` would be 1.
+fn congruences(
+    p: &Program,
+    m: &Machine,
+    counter: &[bool],
+    slot_of: &impl Fn(&Expr) -> Option<usize>,
+) -> Vec<Option<(i64, i64)>> {
+    let init = m.initial_state();
+    let value = |e: &Expr| match e {
+        Expr::Const(v) => Some(*v as i64),
+        Expr::Unary(crate::ir::UnOp::Neg, x) => match **x {
+            Expr::Const(v) => Some(-(v as i64)),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Per slot: the fewest trailing zero bits of a step (32: none seen);
+    // `None` once a write is not understood.
+    let mut zeros: Vec<Option<u32>> = counter.iter().map(|&c| c.then_some(32)).collect();
+    for f in &p.functions {
+        walk_stmts(&f.body, &mut |place, e| {
+            let Some(Place::Global(g)) = place else {
+                return;
+            };
+            let Some(s) = slot_of(&Expr::Global(*g)) else {
+                return;
+            };
+            let Some(z) = zeros[s] else { return };
+            let steps: Option<Vec<i64>> = match e {
+                Expr::Binary(BinOp::Add | BinOp::Sub, x, d) if slot_of(x) == Some(s) => {
+                    match &**d {
+                        Expr::Cond(_, a, b) => value(a).zip(value(b)).map(|(a, b)| vec![a, b]),
+                        d => value(d).map(|d| vec![d]),
+                    }
+                }
+                e => value(e).map(|c| vec![c - init[s] as i64]),
+            };
+            zeros[s] = steps.map(|st| {
+                st.iter()
+                    .filter(|&&d| d != 0)
+                    .map(|d| d.trailing_zeros())
+                    .fold(z, u32::min)
+            });
+        });
+    }
+    zeros
+        .iter()
+        .enumerate()
+        .map(|(s, z)| {
+            let z = (*z)?.min(31);
+            let m = 1i64 << z;
+            (z > 0).then(|| (m, (init[s] as i64).rem_euclid(m)))
+        })
+        .collect()
+}
+
 /// Whether the program has numeric slots at all: without them the
 /// abstraction is the program itself and explores nothing new.
 pub fn has_numeric_slots(p: &Program, m: &Machine) -> bool {
@@ -579,8 +648,8 @@ pub fn has_numeric_slots(p: &Program, m: &Machine) -> bool {
 /// Explores the abstract transition system to its fixpoint. `Err` when the
 /// limits run out or the step cannot be interpreted soundly.
 pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
-    let step = AbstractStep::new(p, m);
     let cells = cells(p, m);
+    let step = AbstractStep::new(p, m).with_congruences(cells.congruence.clone());
     let mut g = AbsGraph {
         inputs: m.input_names.clone(),
         outputs: m.output_names.clone(),
@@ -703,6 +772,7 @@ mod tests {
         let cells = Cells {
             cuts: vec![Some(vec![36, 199]), None],
             counter: vec![false, false],
+            congruence: vec![None, None],
         };
         let s = vec![Interval::new(0, 250).unwrap(), Interval::point(7)];
         let parts = cells.split(s, 256);
@@ -733,6 +803,37 @@ mod tests {
         assert_eq!(counter_names("reach-counter/Problem907.c"), ["c"]);
         // x = (x * 3 - 2) % 11 is arithmetic, not a step.
         assert!(counter_names("reach-arith/Problem902.c").is_empty());
+    }
+
+    /// The congruence of each counter of a bundled program, by global name.
+    fn congruence_of(problem: &str) -> Vec<(String, Option<(i64, i64)>)> {
+        let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let cells = cells(&p, &m);
+        let mut out = Vec::new();
+        for (g, st) in m.layout().storage.iter().enumerate() {
+            if let Storage::State(s) = st {
+                if cells.counter[*s as usize] {
+                    out.push((p.globals[g].name.clone(), cells.congruence[*s as usize]));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn counters_keep_their_congruence() {
+        // c starts at 0 and steps by 2: even.
+        assert_eq!(
+            congruence_of("reach-counter/Problem907.c"),
+            [("c".into(), Some((2, 0)))]
+        );
+        // c starts at 1 and steps by +2 and -4: odd.
+        assert_eq!(
+            congruence_of("reach-parity/Problem908.c"),
+            [("c".into(), Some((2, 1)))]
+        );
     }
 
     #[test]

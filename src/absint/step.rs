@@ -41,6 +41,9 @@ pub struct AbstractStep<'a> {
     /// in a path's `temps`.
     temp_slot: Vec<Option<usize>>,
     n_temps: usize,
+    /// Per state slot: `(m, r)` where every reachable value is `r` modulo
+    /// `m`; empty when none are known.
+    congruence: Vec<Option<(i64, i64)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -122,6 +125,31 @@ impl<'a> AbstractStep<'a> {
             layout,
             temp_slot,
             n_temps,
+            congruence: Vec::new(),
+        }
+    }
+
+    /// The same step, told that every reachable value of state slot `s` is
+    /// `r` modulo `m` wherever `congruence[s] == Some((m, r))`: a narrowed
+    /// interval is then cut to its first and last such value, and a guard
+    /// no such value meets is false. The caller vouches for the invariant.
+    pub fn with_congruences(mut self, congruence: Vec<Option<(i64, i64)>>) -> Self {
+        self.congruence = congruence;
+        self
+    }
+
+    /// `x` cut to the values the congruence of `e`'s slot allows, if any.
+    fn reduce(&self, e: &Expr, x: Interval) -> Option<Interval> {
+        let Expr::Global(g) = e else { return Some(x) };
+        let crate::engine::Storage::State(a) = self.layout.storage[g.0 as usize] else {
+            return Some(x);
+        };
+        match self.congruence.get(a as usize) {
+            Some(&Some((m, r))) => Interval::new(
+                x.lo + (r - x.lo).rem_euclid(m),
+                x.hi - (x.hi - r).rem_euclid(m),
+            ),
+            _ => Some(x),
         }
     }
 
@@ -357,7 +385,7 @@ impl<'a> AbstractStep<'a> {
                 let mut path = path;
                 for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
                     if let Some(n) = self.narrowable(side, &mut path) {
-                        match narrow(this, op, other) {
+                        match narrow(this, op, other).and_then(|x| self.reduce(side, x)) {
                             Some(x) => *n = x,
                             None => return Ok(vec![]),
                         }
