@@ -121,18 +121,8 @@ impl AbsGraph {
     /// where splitting was capped, is not looked for). Every step from
     /// `state` is then matched by an edge of the returned state.
     pub fn locate(&self, state: &[i32]) -> Option<StateId> {
-        let key: Vec<i64> = state
-            .iter()
-            .zip(&self.cells.cuts)
-            .zip(&self.cells.counter)
-            .map(|((&v, c), &counter)| match c {
-                _ if counter => 0,
-                None => v as i64,
-                Some(c) => {
-                    let k = Cells::cell(c, v as i64) as i64;
-                    (k << 32) | k
-                }
-            })
+        let key: Vec<i64> = (state.iter().enumerate())
+            .map(|(s, &v)| self.cells.slot_key(s, v as i64, v as i64))
             .collect();
         let &s = self.index.get(&key)?;
         let values = &self.values[s as usize];
@@ -273,15 +263,21 @@ impl Cells {
     }
 
     fn key(&self, s: &AbsState) -> Vec<i64> {
-        s.iter()
-            .zip(&self.cuts)
-            .zip(&self.counter)
-            .map(|((v, c), &counter)| match c {
-                _ if counter => 0,
-                None => v.as_point().map_or(i64::MIN, i64::from),
-                Some(c) => ((Cells::cell(c, v.lo) as i64) << 32) | Cells::cell(c, v.hi) as i64,
-            })
+        (s.iter().enumerate())
+            .map(|(k, v)| self.slot_key(k, v.lo, v.hi))
             .collect()
+    }
+
+    /// Slot `s`'s part of the key of an interval `[lo, hi]`: nothing for a
+    /// counter, the value of a control slot (`i64::MIN` if not a point), the
+    /// cells of the bounds of a numeric one.
+    fn slot_key(&self, s: usize, lo: i64, hi: i64) -> i64 {
+        match &self.cuts[s] {
+            _ if self.counter[s] => 0,
+            None if lo == hi => lo,
+            None => i64::MIN,
+            Some(c) => ((Cells::cell(c, lo) as i64) << 32) | Cells::cell(c, hi) as i64,
+        }
     }
 
     /// Widens the intervals of `s` that grew from `old`: a moving bound
@@ -781,32 +777,8 @@ mod tests {
         assert!(parts.iter().all(|p| p[1] == Interval::point(7)));
     }
 
-    /// The counters of a bundled program, by global name.
-    fn counter_names(problem: &str) -> Vec<String> {
-        let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
-        let p = crate::frontend::load(&path).expect("loads");
-        let m = Machine::compile(&p).expect("compiles");
-        let cells = cells(&p, &m);
-        let mut names = Vec::new();
-        for (g, st) in m.layout().storage.iter().enumerate() {
-            if let Storage::State(s) = st {
-                if cells.counter[*s as usize] {
-                    names.push(p.globals[g].name.clone());
-                }
-            }
-        }
-        names
-    }
-
-    #[test]
-    fn counters_are_the_self_stepped_slots() {
-        assert_eq!(counter_names("reach-counter/Problem907.c"), ["c"]);
-        // x = (x * 3 - 2) % 11 is arithmetic, not a step.
-        assert!(counter_names("reach-arith/Problem902.c").is_empty());
-    }
-
-    /// The congruence of each counter of a bundled program, by global name.
-    fn congruence_of(problem: &str) -> Vec<(String, Option<(i64, i64)>)> {
+    /// The counters of a bundled program: global name and congruence.
+    fn counters_of(problem: &str) -> Vec<(String, Option<(i64, i64)>)> {
         let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
         let p = crate::frontend::load(&path).expect("loads");
         let m = Machine::compile(&p).expect("compiles");
@@ -822,16 +794,27 @@ mod tests {
         out
     }
 
+    fn counter_names(problem: &str) -> Vec<String> {
+        counters_of(problem).into_iter().map(|c| c.0).collect()
+    }
+
+    #[test]
+    fn counters_are_the_self_stepped_slots() {
+        assert_eq!(counter_names("reach-counter/Problem907.c"), ["c"]);
+        // x = (x * 3 - 2) % 11 is arithmetic, not a step.
+        assert!(counter_names("reach-arith/Problem902.c").is_empty());
+    }
+
     #[test]
     fn counters_keep_their_congruence() {
         // c starts at 0 and steps by 2: even.
         assert_eq!(
-            congruence_of("reach-counter/Problem907.c"),
+            counters_of("reach-counter/Problem907.c"),
             [("c".into(), Some((2, 0)))]
         );
         // c starts at 1 and steps by +2 and -4: odd.
         assert_eq!(
-            congruence_of("reach-parity/Problem908.c"),
+            counters_of("reach-parity/Problem908.c"),
             [("c".into(), Some((2, 1)))]
         );
     }

@@ -35,6 +35,26 @@ pub struct LabelVerdict {
     pub witness: Option<Vec<String>>,
 }
 
+impl LabelVerdict {
+    /// Makes the label reachable with witness `path` if `path` replays on
+    /// `m` to this label; otherwise leaves the verdict as it was and returns
+    /// the replay's outcome.
+    fn accept_witness(
+        &mut self,
+        m: &Machine,
+        path: &[usize],
+    ) -> Result<(), Result<Outcome, ReplayError>> {
+        match replay(m, path) {
+            Ok(Outcome::Error(n)) if n == self.property => {
+                self.verdict = Some(true);
+                self.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
+                Ok(())
+            }
+            other => Err(other),
+        }
+    }
+}
+
 /// Everything `rigor reach` reports.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReachReport {
@@ -166,19 +186,27 @@ fn search_rounds(
     guide: &mut AbstractGuide,
 ) -> Settled {
     let mut out = Settled::default();
-    let mut left: Vec<u32> = labels.to_vec();
+    // One search; whether it settled the label.
+    let mut search = |l: u32, limits: &Limits, out: &mut Settled| {
+        let gs = guided_search(m, limits, &[l], guide, GUIDE_WEIGHT);
+        out.states += gs.states;
+        let exhausted = gs.exhausted();
+        if let Some((_, p)) = gs.found.into_iter().next() {
+            out.verdicts.push((l, Some(p)));
+        } else if exhausted {
+            out.verdicts.push((l, None));
+        } else {
+            return Err(gs.stopped);
+        }
+        Ok(())
+    };
     let Some(total) = limits.timeout else {
         for &l in labels {
-            let gs = guided_search(m, limits, &[l], guide, GUIDE_WEIGHT);
-            out.states += gs.states;
-            if let Some((_, p)) = gs.found.first().cloned() {
-                out.verdicts.push((l, Some(p)));
-            } else if gs.exhausted() {
-                out.verdicts.push((l, None));
-            }
+            let _ = search(l, limits, &mut out);
         }
         return out;
     };
+    let mut left: Vec<u32> = labels.to_vec();
     let rest = || total.saturating_sub(start.elapsed());
     let mut slice = (rest() / (4 * labels.len().max(1) as u32)).max(Duration::from_millis(500));
     while !left.is_empty() && !rest().is_zero() {
@@ -191,16 +219,10 @@ fn search_rounds(
                 left.push(l);
                 continue;
             }
-            let gs = guided_search(m, &slice_limits, &[l], guide, GUIDE_WEIGHT);
-            out.states += gs.states;
-            if let Some((_, p)) = gs.found.first().cloned() {
-                out.verdicts.push((l, Some(p)));
-            } else if gs.exhausted() {
-                out.verdicts.push((l, None));
-            } else if gs.stopped == Some(StopReason::MemoryLimit) {
-                return out;
-            } else {
-                left.push(l);
+            match search(l, &slice_limits, &mut out) {
+                Ok(()) => {}
+                Err(Some(StopReason::MemoryLimit)) => return out,
+                Err(_) => left.push(l),
             }
         }
         slice *= 2;
@@ -275,10 +297,7 @@ pub fn check_with(
         if !wanted.contains(&v.property) {
             v.verdict = Some(false);
         } else if let Some(path) = g.path_to_error(v.property) {
-            if matches!(replay(m, &path), Ok(Outcome::Error(n)) if n == v.property) {
-                v.verdict = Some(true);
-                v.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
-            } else {
+            if v.accept_witness(m, &path).is_err() {
                 unknown.push(v.property);
             }
         }
@@ -292,11 +311,8 @@ pub fn check_with(
     for v in &mut r.verdicts {
         match found.verdicts.iter().find(|f| f.0 == v.property) {
             Some((_, Some(path))) => {
-                if matches!(replay(m, path), Ok(Outcome::Error(n)) if n == v.property) {
-                    v.verdict = Some(true);
-                    v.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
-                } else {
-                    eprintln!("rigor: internal: guided witness for error {} does not replay; answering unknown", v.property);
+                if let Err(other) = v.accept_witness(m, path) {
+                    eprintln!("rigor: internal: guided witness for error {} does not replay ({other:?}); answering unknown", v.property);
                 }
             }
             // Every state the search skipped was dead for this label.
@@ -317,22 +333,16 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
             Some(&(_, s, i)) => {
                 let mut path = ex.path_to(s);
                 path.push(i);
-                match replay(m, &path) {
-                    Ok(Outcome::Error(n)) if n == label => LabelVerdict {
-                        property: label,
-                        verdict: Some(true),
-                        witness: Some(path.iter().map(|&k| m.input_names[k].clone()).collect()),
-                    },
-                    other => {
-                        // A witness that does not replay is a bug: never report it.
-                        eprintln!("rigor: internal: witness for error {label} does not replay ({other:?}); answering unknown");
-                        LabelVerdict {
-                            property: label,
-                            verdict: None,
-                            witness: None,
-                        }
-                    }
+                let mut v = LabelVerdict {
+                    property: label,
+                    verdict: None,
+                    witness: None,
+                };
+                if let Err(other) = v.accept_witness(m, &path) {
+                    // A witness that does not replay is a bug: never report it.
+                    eprintln!("rigor: internal: witness for error {label} does not replay ({other:?}); answering unknown");
                 }
+                v
             }
             None => LabelVerdict {
                 property: label,

@@ -341,7 +341,13 @@ pub fn explore_pruned(
     }
 }
 
-fn check_limits(limits: &Limits, store: &StateStore, start: Instant) -> Option<StopReason> {
+/// Which limit, if any, a search that started at `start` and stored
+/// `store`'s states has reached.
+pub(crate) fn check_limits(
+    limits: &Limits,
+    store: &StateStore,
+    start: Instant,
+) -> Option<StopReason> {
     if let Some(max) = limits.max_states {
         if store.len() as u64 >= max {
             return Some(StopReason::MaxStates);

@@ -14,7 +14,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use super::bfs::{resident_bytes, Estimate, Guide, Limits, StopReason};
+use super::bfs::{check_limits, Estimate, Guide, Limits, StopReason};
 use super::graph::{Outcome, StateId, NO_STATE};
 use super::store::StateStore;
 use crate::engine::Machine;
@@ -104,7 +104,7 @@ pub fn guided_search(
         }
         expanded += 1;
         if expanded.is_multiple_of(1024) {
-            if let Some(why) = check(limits, store.len(), start) {
+            if let Some(why) = check_limits(limits, &store, start) {
                 out.stopped = Some(why);
                 break;
             }
@@ -168,19 +168,4 @@ pub fn guided_search(
     }
     out.states = store.len() as u64;
     out
-}
-
-fn check(limits: &Limits, states: u32, start: Instant) -> Option<StopReason> {
-    if limits.max_states.is_some_and(|m| states as u64 >= m) {
-        return Some(StopReason::MaxStates);
-    }
-    if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
-        return Some(StopReason::Timeout);
-    }
-    if let Some(mem) = limits.memory_limit {
-        if resident_bytes().is_some_and(|r| r >= mem) {
-            return Some(StopReason::MemoryLimit);
-        }
-    }
-    None
 }
