@@ -60,6 +60,8 @@ struct Path {
     locals: Vec<Interval>,
     output: Option<u16>,
     status: Status,
+    /// Per state slot: whether this run has overwritten it.
+    written: Vec<bool>,
 }
 
 /// Comparison operators and their reading with swapped operands / negated.
@@ -173,6 +175,20 @@ impl<'a> AbstractStep<'a> {
         state: &AbsState,
         input: usize,
     ) -> Result<Vec<(Outcome, AbsState)>, Unsound> {
+        Ok(self
+            .step_written(state, input)?
+            .into_iter()
+            .map(|(o, s, _)| (o, s))
+            .collect())
+    }
+
+    /// [`AbstractStep::step`], with the slots each run overwrote (a write
+    /// through an index that may name several slots does not count).
+    pub fn step_written(
+        &self,
+        state: &AbsState,
+        input: usize,
+    ) -> Result<Vec<(Outcome, AbsState, Vec<bool>)>, Unsound> {
         let p = self.program;
         let f = p.function(p.step);
         let mut locals = vec![Interval::TOP; f.locals as usize];
@@ -185,6 +201,7 @@ impl<'a> AbstractStep<'a> {
             locals,
             output: None,
             status: Status::Running,
+            written: vec![false; state.len()],
         };
         let paths = self.block(&f.body, vec![start], 0)?;
         let mut out = Vec::with_capacity(paths.len());
@@ -196,7 +213,7 @@ impl<'a> AbstractStep<'a> {
                     None => Outcome::Silent,
                 },
             };
-            out.push((outcome, path.mem));
+            out.push((outcome, path.mem, path.written));
         }
         Ok(out)
     }
@@ -354,6 +371,22 @@ impl<'a> AbstractStep<'a> {
     fn assume(&self, path: Path, c: &Expr, truth: bool) -> Result<Vec<Path>, Unsound> {
         match c {
             Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                // Decided as a whole (one conjunct false decides `&&`,
+                // whatever the others are): no split. Where evaluating it
+                // might fault, the split below finds out.
+                if let Ok(v) = self.eval(c, &path) {
+                    let (may, must) = if truth {
+                        (v.may_be_true(), !v.may_be_false())
+                    } else {
+                        (v.may_be_false(), !v.may_be_true())
+                    };
+                    if !may {
+                        return Ok(vec![]);
+                    }
+                    if must {
+                        return Ok(vec![path]);
+                    }
+                }
                 // `a && b` holds iff a and b hold; fails iff a fails, or a
                 // holds and b fails. `a || b` dually.
                 let conj = *op == BinOp::LogAnd;
@@ -528,7 +561,10 @@ impl<'a> AbstractStep<'a> {
         use crate::engine::Storage;
         match place {
             Place::Global(g) => match self.layout.storage[g.0 as usize] {
-                Storage::State(a) => path.mem[a as usize] = v,
+                Storage::State(a) => {
+                    path.mem[a as usize] = v;
+                    path.written[a as usize] = true;
+                }
                 Storage::Temp(_) => {
                     path.temps[self.temp_slot[g.0 as usize].expect("temp slot")] = v
                 }
@@ -544,6 +580,7 @@ impl<'a> AbstractStep<'a> {
                 }
                 if let [one] = slots[..] {
                     path.mem[one as usize] = v;
+                    path.written[one as usize] = true;
                 } else {
                     // Weak update: any of them may be the one written.
                     for s in slots {
