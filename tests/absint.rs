@@ -74,6 +74,7 @@ fn bundled_problems_are_simulated() {
         "reach-deep",
         "reach-counter",
         "reach-parity",
+        "reach-modes",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)
@@ -100,6 +101,7 @@ fn rers_arithmetic_problems_are_simulated() {
         "2017/seq-reach/Problem10/Problem10.c",
         "2019/training-seq-reach/Problem12/Problem12.c",
         "2019/training-seq-reach/Problem13/Problem13.java",
+        "2017/seq-reach/Problem11/Problem11.c",
     ] {
         let n = check_simulation(&dir.join(program).to_string_lossy(), 3_000);
         assert!(n > 0, "{program}");
@@ -181,7 +183,11 @@ fn the_abstract_guide_never_overestimates() {
     use rigor::absint::AbstractGuide;
     use rigor::explore::{Estimate, Guide};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
-    for file in ["reach-arith/Problem902.c", "reach-counter/Problem907.c"] {
+    for file in [
+        "reach-arith/Problem902.c",
+        "reach-counter/Problem907.c",
+        "reach-modes/Problem909.c",
+    ] {
         let p = rigor::frontend::load(&root.join(file).to_string_lossy()).unwrap();
         let m = Machine::compile(&p).unwrap();
         let g = explore_abstract(&p, &m, &AbsLimits::default()).unwrap();
@@ -244,6 +250,7 @@ fn guided_search_finds_or_refutes_each_label() {
             "reach-counter/Problem907.c",
             "reach-counter/expected-reach.csv",
         ),
+        ("reach-modes/Problem909.c", "reach-modes/expected-reach.csv"),
     ] {
         let p = rigor::frontend::load(&root.join(file).to_string_lossy()).unwrap();
         let m = Machine::compile(&p).unwrap();

@@ -80,6 +80,13 @@ fn reach_2017_problem10_java_matches_truth_exactly() {
 }
 
 #[test]
+fn reach_2017_problem11_java_matches_truth_exactly() {
+    let Some(dir) = rers_dir() else { return };
+    let (decided, total) = check_reach(&dir, "2017/seq-reach/Problem11/Problem11.java", &[]);
+    assert_eq!(decided, total, "every label decided");
+}
+
+#[test]
 fn reach_2019_training_problems_11_12_java_match_truth_exactly() {
     let Some(dir) = rers_dir() else { return };
     for p in [

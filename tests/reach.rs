@@ -206,6 +206,14 @@ fn rers_2019_training_problem12() {
     check_against_truth("2019/training-seq-reach/Problem12/Problem12.c", &[], true);
 }
 
+/// 2017 P11: keyed on every variable the abstraction never completes;
+/// keyed on the relevant ones it has a few hundred states and proves the
+/// 85 unreachable labels, and the pruned search finds the other 15.
+#[test]
+fn rers_2017_problem11() {
+    check_against_truth("2017/seq-reach/Problem11/Problem11.c", &[], true);
+}
+
 /// 2014 P1402_opt has too many concrete states, but the interval
 /// abstraction proves every label it does not reach unreachable.
 #[test]

@@ -12,23 +12,32 @@
 //!   those constants cut the integers into *cells*; an abstract state keeps
 //!   an interval of values.
 //!
-//! Abstract states are identified by a *key*: the exact values of the
-//! control slots and, for each numeric slot, the cells of its interval's
-//! bounds. *Counters* are left out of the key: numeric slots only ever
+//! Abstract states are identified by a *key*: for each slot the state's
+//! future depends on ([`Relevance`]), the exact value of a control slot or
+//! the cells of a numeric slot's interval bounds. Slots a RERS program only
+//! reads in other modes are left out: their stale values would otherwise
+//! multiply the abstract states (RERS 2017 problem 11 never completes with
+//! every slot in the key, and has 62 abstract states without). Relevance
+//! first looks one step ahead; [`refine`] then explores again, keeping the
+//! slots that a later step reads before writing them, until nothing new is
+//! learnt. *Counters* are left out of every key: numeric slots only ever
 //! stepped by themselves (`a36 += (a36 + 20) > a36 ? 2 : 0`, the RERS 2017
-//! counters, or `x = x + 1`). They are independent of each other and of the
-//! rest, so keying on their cells multiplies the abstract states by the
+//! counters, or `x = x + 1`). They are independent of each other and of
+//! the rest, so keying on their cells multiplies the abstract states by the
 //! product of their cell counts, while their few guards (`a36 == 4`) are
-//! decided or split by the step anyway. Their steps keep them in one
-//! class modulo a power of two ([`congruences`]); a guard narrowing a
-//! counter is cut to that class, so `a36 == 5` is false for an even one. Two abstract states with one key are merged into one, whose
-//! intervals are the hulls; a state whose intervals grew is expanded again.
-//! After [`WIDEN_AFTER`] growths a numeric interval is widened along a
-//! ladder of powers of two, and after [`CELL_AFTER`] growths straight to
-//! the hull of its cells, which bounds the number of growths. The result is a least
+//! decided or split by the step anyway. Their steps keep them in one class
+//! modulo a power of two ([`congruences`]); a guard narrowing a counter is
+//! cut to that class, so `a36 == 5` is false for an even one.
+//!
+//! Two abstract states with one key are merged into one, whose intervals
+//! are the hulls; a state whose intervals grew is expanded again. After
+//! [`WIDEN_AFTER`] growths a numeric interval is widened along a ladder of
+//! powers of two, and after [`CELL_AFTER`] growths straight to the hull of
+//! its cells, which bounds the number of growths. The result is a least
 //! fixpoint: every concrete reachable state lies in some abstract state,
 //! and every step of the engine from it is matched by an abstract edge with
-//! the same input and outcome ([`super::step`]).
+//! the same input and outcome ([`super::step`]). Any key is sound; the key
+//! only decides what is joined, so how precise the result is.
 //!
 //! So a property of all (infinite) traces that holds here holds for the
 //! program, and an error label no abstract edge reaches is unreachable.
@@ -39,18 +48,19 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::interval::Interval;
+use super::relevance::Relevance;
 use super::step::{AbsState, AbstractStep, Unsound};
 use crate::engine::{Machine, Storage};
 use crate::explore::graph::{Outcome, StateId, NO_STATE};
 use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
 
 /// Growths of one abstract state before its numeric intervals are widened.
-pub const WIDEN_AFTER: u32 = 3;
+pub const WIDEN_AFTER: u32 = 10;
 
 /// Growths of one abstract state before a growing bound jumps straight to
 /// its cell's bound (the ladder alone climbs up to 31 rungs per bound, and
 /// each rung expands the state again).
-pub const CELL_AFTER: u32 = 12;
+pub const CELL_AFTER: u32 = 20;
 
 /// Most pieces one successor is split into, one per combination of cells.
 pub const MAX_SPLIT: usize = 256;
@@ -121,9 +131,8 @@ impl AbsGraph {
     /// where splitting was capped, is not looked for). Every step from
     /// `state` is then matched by an edge of the returned state.
     pub fn locate(&self, state: &[i32]) -> Option<StateId> {
-        let key: Vec<i64> = (state.iter().enumerate())
-            .map(|(s, &v)| self.cells.slot_key(s, v as i64, v as i64))
-            .collect();
+        let points: AbsState = state.iter().map(|&v| Interval::point(v)).collect();
+        let key = self.cells.key(&points);
         let &s = self.index.get(&key)?;
         let values = &self.values[s as usize];
         (values.len() == state.len()
@@ -244,7 +253,15 @@ struct Cells {
     /// Per slot: `(m, r)` where every reachable value of the counter is
     /// `r` modulo `m` (see [`congruences`]).
     congruence: Vec<Option<(i64, i64)>>,
+    /// Which slots a state's key keeps; `None` keeps them all.
+    relevance: Option<Relevance>,
+    /// Slots kept besides the relevant ones, by the key the relevant ones
+    /// alone give (learnt by [`refine`]).
+    live: FxHashMap<Vec<i64>, Vec<bool>>,
 }
+
+/// The key part of a slot the state's future does not depend on.
+const IRRELEVANT: i64 = i64::MIN + 1;
 
 impl Cells {
     fn cell(cuts: &[i64], v: i64) -> usize {
@@ -262,10 +279,36 @@ impl Cells {
         (lo, hi)
     }
 
+    /// The key of `s`: [`Cells::slot_key`] of each slot kept,
+    /// [`IRRELEVANT`] for the others; and the key of the relevant slots
+    /// alone. The slots kept are those [`Relevance`] finds the next step
+    /// depends on, and those [`refine`] found a later step does.
+    fn keys(&self, s: &AbsState) -> (Vec<i64>, Option<Vec<i64>>) {
+        let Some(r) = &self.relevance else {
+            let key = (s.iter().enumerate())
+                .map(|(k, v)| self.slot_key(k, v.lo, v.hi))
+                .collect();
+            return (key, None);
+        };
+        let rel = r.relevant(s);
+        let project = |keep: &dyn Fn(usize) -> bool| -> Vec<i64> {
+            (s.iter().enumerate())
+                .map(|(k, v)| match keep(k) {
+                    true => self.slot_key(k, v.lo, v.hi),
+                    false => IRRELEVANT,
+                })
+                .collect()
+        };
+        let coarse = project(&|k| rel[k]);
+        let key = match self.live.get(&coarse) {
+            Some(live) => project(&|k| rel[k] || live[k]),
+            None => coarse.clone(),
+        };
+        (key, Some(coarse))
+    }
+
     fn key(&self, s: &AbsState) -> Vec<i64> {
-        (s.iter().enumerate())
-            .map(|(k, v)| self.slot_key(k, v.lo, v.hi))
-            .collect()
+        self.keys(s).0
     }
 
     /// Slot `s`'s part of the key of an interval `[lo, hi]`: nothing for a
@@ -364,7 +407,7 @@ fn ladder_up(v: i64) -> i64 {
 }
 
 /// The value of an expression that is the same in every state, if it is.
-fn constant(e: &Expr, m: &Machine) -> Option<i64> {
+pub(super) fn constant(e: &Expr, m: &Machine) -> Option<i64> {
     let layout = m.layout();
     match e {
         Expr::Const(v) => Some(*v as i64),
@@ -508,6 +551,8 @@ fn cells(p: &Program, m: &Machine) -> Cells {
     Cells {
         counter,
         congruence,
+        relevance: Relevance::new(p, m),
+        live: FxHashMap::default(),
         cuts: numeric
             .iter()
             .zip(cuts)
@@ -641,11 +686,65 @@ pub fn has_numeric_slots(p: &Program, m: &Machine) -> bool {
     cells(p, m).cuts.iter().any(Option::is_some)
 }
 
+/// Most rounds of [`refine`]: each explores the abstraction again.
+pub const MAX_ROUNDS: usize = 12;
+
 /// Explores the abstract transition system to its fixpoint. `Err` when the
 /// limits run out or the step cannot be interpreted soundly.
+///
+/// With [`Relevance`], states are first keyed on the slots their next step
+/// depends on; [`refine`] then finds the slots a later step reads before
+/// any step writes them, and the exploration runs again keeping those too,
+/// until nothing is learnt or [`MAX_ROUNDS`]. Every round's result is a
+/// sound abstraction; the last one that completes is returned.
 pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
-    let cells = cells(p, m);
+    let mut cells = cells(p, m);
     let step = AbstractStep::new(p, m).with_congruences(cells.congruence.clone());
+    let mut last = None;
+    for _ in 0..MAX_ROUNDS {
+        let (g, liveness) = match explore_keyed(&cells, &step, m, limits) {
+            Ok(done) => done,
+            Err(why) => {
+                if last.is_none() && cells.relevance.is_some() {
+                    // Joining the slots relevance left out lost too much:
+                    // key on every slot instead.
+                    cells.relevance = None;
+                    continue;
+                }
+                return last.ok_or(why);
+            }
+        };
+        let learnt = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
+        last = Some(g);
+        if !learnt {
+            break;
+        }
+    }
+    let g = last.expect("at least one round");
+    Ok(g)
+}
+
+/// What a round learns about each abstract state for [`refine`].
+#[derive(Default)]
+struct Liveness {
+    /// Per state: each successor, with the slots the step there overwrote.
+    succ: Vec<Vec<(StateId, Vec<bool>)>>,
+    /// Per state: the slots the checks of its error steps read and the step
+    /// did not overwrite.
+    read_by_errors: Vec<Vec<bool>>,
+    /// Per state: the relevance keys of the successors joined into it.
+    origins: Vec<rustc_hash::FxHashSet<Vec<i64>>>,
+}
+
+/// One exploration of the abstraction keyed by `cells`.
+fn explore_keyed(
+    cells: &Cells,
+    step: &AbstractStep,
+    m: &Machine,
+    limits: &AbsLimits,
+) -> Result<(AbsGraph, Liveness), Unsound> {
+    let width = m.layout().state_width as usize;
+    let mut live = Liveness::default();
     let mut g = AbsGraph {
         inputs: m.input_names.clone(),
         outputs: m.output_names.clone(),
@@ -661,9 +760,13 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
         memory_limit: limits.memory_limit,
     };
     let init = step.initial(m);
-    index.insert(cells.key(&init), 0);
+    let (key, coarse) = cells.keys(&init);
+    index.insert(key, 0);
     g.values.push(init);
     g.edges.push(Vec::new());
+    live.succ.push(Vec::new());
+    live.read_by_errors.push(vec![false; width]);
+    live.origins.push(coarse.into_iter().collect());
     growth.push(0);
     queued.push(true);
     queue.push_back(0);
@@ -676,25 +779,35 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
             }
         }
         let mut edges = Vec::new();
+        let mut succ = Vec::new();
+        let mut read_by_errors = vec![false; width];
         for input in 0..g.inputs.len() {
             let from = g.values[s as usize].clone();
             let mut posts = Vec::new();
-            for (outcome, post) in step.step(&from, input)? {
+            for (outcome, post, written) in step.step_written(&from, input)? {
                 match outcome {
-                    Outcome::Error(_) | Outcome::Blocked => posts.push((outcome, None)),
+                    Outcome::Error(_) | Outcome::Blocked => {
+                        if let (Outcome::Error(_), Some(r)) = (outcome, &cells.relevance) {
+                            let rel = r.relevant(&post);
+                            for k in 0..width {
+                                read_by_errors[k] |= rel[k] && !written[k];
+                            }
+                        }
+                        posts.push((outcome, None, written))
+                    }
                     _ => posts.extend(
                         cells
                             .split(post, MAX_SPLIT)
                             .into_iter()
-                            .map(|q| (outcome, Some(q))),
+                            .map(|q| (outcome, Some(q), written.clone())),
                     ),
                 }
             }
-            for (outcome, post) in posts {
+            for (outcome, post, written) in posts {
                 let target = match post {
                     None => NO_STATE,
                     Some(post) => {
-                        let key = cells.key(&post);
+                        let (key, coarse) = cells.keys(&post);
                         match index.get(&key) {
                             Some(&t) => {
                                 let old = &g.values[t as usize];
@@ -712,6 +825,7 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                                         queue.push_back(t);
                                     }
                                 }
+                                live.origins[t as usize].extend(coarse);
                                 t
                             }
                             None => {
@@ -722,6 +836,9 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                                 index.insert(key, t);
                                 g.values.push(post);
                                 g.edges.push(Vec::new());
+                                live.succ.push(Vec::new());
+                                live.read_by_errors.push(vec![false; width]);
+                                live.origins.push(coarse.into_iter().collect());
                                 growth.push(0);
                                 queued.push(true);
                                 queue.push_back(t);
@@ -730,6 +847,9 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                         }
                     }
                 };
+                if target != NO_STATE {
+                    succ.push((target, written));
+                }
                 edges.push(AbsEdge {
                     input: input as u16,
                     packed: outcome.pack(),
@@ -740,10 +860,86 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
         edges.sort_unstable();
         edges.dedup();
         g.edges[s as usize] = edges;
+        succ.sort_unstable();
+        succ.dedup();
+        live.succ[s as usize] = succ;
+        live.read_by_errors[s as usize] = read_by_errors;
     }
-    g.cells = cells;
+    g.cells = cells.clone();
     g.index = index;
-    Ok(g)
+    Ok((g, live))
+}
+
+/// Learns, from one round's abstraction, the slots each state's future
+/// reads before writing them (a backward fixpoint over its edges, from
+/// what [`Relevance`] finds each step reads) and records those the state's
+/// key left out, under the relevance keys of the states joined into it.
+/// Returns whether anything was learnt.
+fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
+    let Some(r) = &cells.relevance else {
+        return false;
+    };
+    let n = g.n_states();
+    let width = cells.cuts.len();
+    let mut live: Vec<Vec<bool>> = (0..n)
+        .map(|s| {
+            let mut l = r.relevant(&g.values[s]);
+            let errors = &liveness.read_by_errors[s];
+            for ((x, &e), &counter) in l.iter_mut().zip(errors).zip(&cells.counter) {
+                *x = (*x || e) && !counter;
+            }
+            l
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (s, succ) in liveness.succ.iter().enumerate() {
+        for (t, _) in succ {
+            preds[*t as usize].push(s);
+        }
+    }
+    let mut queue: std::collections::VecDeque<usize> = (0..n).collect();
+    let mut queued = vec![true; n];
+    while let Some(t) = queue.pop_front() {
+        queued[t] = false;
+        for &s in &preds[t] {
+            let mut grew = false;
+            for (t2, written) in &liveness.succ[s] {
+                if *t2 as usize != t {
+                    continue;
+                }
+                for k in 0..width {
+                    if live[t][k] && !written[k] && !live[s][k] {
+                        live[s][k] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if grew && !queued[s] {
+                queued[s] = true;
+                queue.push_back(s);
+            }
+        }
+    }
+    let mut learnt = false;
+    for (s, l) in live.iter().enumerate() {
+        let key = cells.key(&g.values[s]);
+        if !(0..width).any(|k| l[k] && key[k] == IRRELEVANT) {
+            continue;
+        }
+        for coarse in &liveness.origins[s] {
+            let kept = cells
+                .live
+                .entry(coarse.clone())
+                .or_insert_with(|| vec![false; width]);
+            for k in 0..width {
+                if l[k] && !kept[k] {
+                    kept[k] = true;
+                    learnt = true;
+                }
+            }
+        }
+    }
+    learnt
 }
 
 #[cfg(test)]
@@ -769,6 +965,8 @@ mod tests {
             cuts: vec![Some(vec![36, 199]), None],
             counter: vec![false, false],
             congruence: vec![None, None],
+            relevance: None,
+            live: FxHashMap::default(),
         };
         let s = vec![Interval::new(0, 250).unwrap(), Interval::point(7)];
         let parts = cells.split(s, 256);
@@ -803,6 +1001,27 @@ mod tests {
         assert_eq!(counter_names("reach-counter/Problem907.c"), ["c"]);
         // x = (x * 3 - 2) % 11 is arithmetic, not a step.
         assert!(counter_names("reach-arith/Problem902.c").is_empty());
+    }
+
+    #[test]
+    fn refinement_keeps_a_slot_read_after_a_mode_change() {
+        let path = format!(
+            "{}/problems/reach-modes/Problem909.c",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let limits = AbsLimits::default();
+        // Keyed on the next step alone, mode 2 joins s = 0 and s = 9 into [0, 9], and
+        // back in mode 1 error 0 (s == 7) looks reachable.
+        let cells = cells(&p, &m);
+        assert!(cells.relevance.is_some());
+        let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
+        let (first, _) = explore_keyed(&cells, &step, &m, &limits).expect("explores");
+        assert_eq!(first.error_labels(), [0, 1, 2]);
+        // Refined: s is kept in mode 2, and only the reachable labels remain.
+        let g = explore_abstract(&p, &m, &limits).expect("explores");
+        assert_eq!(g.error_labels(), [1, 2]);
     }
 
     #[test]

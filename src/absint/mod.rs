@@ -19,6 +19,7 @@
 pub mod explore;
 pub mod guide;
 pub mod interval;
+pub mod relevance;
 pub mod step;
 
 pub use explore::{explore_abstract, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits};

@@ -1,0 +1,394 @@
+//! Which state slots an abstract state's future depends on.
+//!
+//! A RERS program encodes its hidden automaton state in a few variables
+//! (`a152` picks a mode, `a95` a state within it...), and every transition
+//! also writes many others that only matter in other modes. Their stale
+//! values multiply the states of any abstraction that keys on every
+//! variable: RERS 2017 problem 11 has 45 such variables, each with two or
+//! three values, and an exact-keyed abstraction never completes.
+//!
+//! [`Relevance`] looks at the program once and lists its *sites*: every
+//! guarded block, with the conjunction of comparisons that leads to it
+//! (its enclosing conditions and its own) and the slots its condition and
+//! its statements read. In a given state, a site whose conjunction has a
+//! comparison that is false there cannot run; one comparison is enough to
+//! tell, and [`Relevance::relevant`] keeps just that comparison's slot,
+//! preferring slots that decide many sites (the mode variables). The slots
+//! of every other site are kept.
+//!
+//! The abstraction keys states on the relevant slots only and joins the
+//! rest. Any choice of key is sound (states with one key are joined, and a
+//! joined state is expanded again), so this choice only trades precision:
+//! a slot left out of the key while a later step reads it before writing
+//! it is joined over more states, and a path through it may be spurious,
+//! to be rejected by replay.
+
+use super::interval::Interval;
+use super::step::mirror;
+use crate::engine::{Machine, Storage};
+use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
+
+/// Most sites a program may have before relevance is not used.
+const MAX_SITES: usize = 200_000;
+
+/// Deepest call nesting followed from the step function.
+const MAX_DEPTH: u32 = 64;
+
+/// A comparison of one state slot with a constant: `slot op value`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Atom {
+    slot: u32,
+    op: BinOp,
+    value: i64,
+}
+
+impl Atom {
+    /// Whether the comparison is false for every value of `x`.
+    fn refuted_by(&self, x: Interval) -> bool {
+        let c = self.value;
+        match self.op {
+            BinOp::Eq => !x.contains(c),
+            BinOp::Ne => x.lo == c && x.hi == c,
+            BinOp::Lt => x.lo >= c,
+            BinOp::Le => x.lo > c,
+            BinOp::Gt => x.hi <= c,
+            BinOp::Ge => x.hi < c,
+            _ => false,
+        }
+    }
+}
+
+/// A guarded block: the enclosing site, the comparisons that must hold
+/// besides the enclosing ones for it to run, and the slots it reads when
+/// it does. Sites come after their enclosing site.
+#[derive(Clone, Debug)]
+struct Site {
+    parent: Option<u32>,
+    atoms: Vec<Atom>,
+    reads: Vec<u32>,
+}
+
+/// The sites of a program and how often each slot decides one.
+#[derive(Clone, Debug)]
+pub struct Relevance {
+    sites: Vec<Site>,
+    /// Per slot: the number of site comparisons on it (higher first).
+    priority: Vec<u32>,
+    /// Per slot: kept in every state (pointers: joining two makes a read
+    /// through them name every array).
+    always: Vec<bool>,
+}
+
+struct Builder<'a> {
+    p: &'a Program,
+    m: &'a Machine,
+    sites: Vec<Site>,
+    too_big: bool,
+}
+
+impl Builder<'_> {
+    fn slot_of(&self, g: crate::ir::GlobalId) -> Option<u32> {
+        match self.m.layout().storage[g.0 as usize] {
+            Storage::State(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The state slots `e` reads (all slots of a state array it indexes).
+    fn reads(&self, e: &Expr, out: &mut Vec<u32>) {
+        let layout = self.m.layout();
+        match e {
+            Expr::Global(g) => out.extend(self.slot_of(*g)),
+            Expr::Index(a, i) => {
+                self.array_reads(*a, out);
+                self.reads(i, out);
+            }
+            Expr::Unary(_, a) => self.reads(a, out),
+            Expr::Binary(_, a, b) => {
+                self.reads(a, out);
+                self.reads(b, out);
+            }
+            Expr::Cond(c, a, b) => {
+                self.reads(c, out);
+                self.reads(a, out);
+                self.reads(b, out);
+            }
+            // A call inside an expression (the abstract step gives up on
+            // those anyway): it may read anything.
+            Expr::Call(..) => out.extend(0..layout.state_width),
+            Expr::Const(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
+        }
+    }
+
+    /// The slots an index into `a` may read: the pointer, and every
+    /// element of every array it may point to.
+    fn array_reads(&self, a: ArrayRef, out: &mut Vec<u32>) {
+        let layout = self.m.layout();
+        let arrays: Vec<crate::ir::GlobalId> = match a {
+            ArrayRef::Array(g) => vec![g],
+            ArrayRef::Pointer(p) => {
+                out.extend(self.slot_of(p));
+                (0..self.p.globals.len() as u32)
+                    .map(crate::ir::GlobalId)
+                    .collect()
+            }
+        };
+        for g in arrays {
+            if let Some((base, len)) = layout.array_at(g.0 as i32) {
+                if base < layout.state_width {
+                    out.extend(base..base + len);
+                }
+            }
+        }
+    }
+
+    /// Everything a statement and its nested statements read.
+    fn stmt_reads(&self, s: &Stmt, out: &mut Vec<u32>) {
+        match s {
+            Stmt::Assign(place, e, _) => {
+                if let Place::Index(a, i) = place {
+                    // Which slot is written depends on the pointer.
+                    if let ArrayRef::Pointer(p) = a {
+                        out.extend(self.slot_of(*p));
+                    }
+                    self.reads(i, out);
+                }
+                self.reads(e, out);
+            }
+            Stmt::If(c, a, b) => {
+                self.reads(c, out);
+                a.iter().chain(b).for_each(|s| self.stmt_reads(s, out));
+            }
+            Stmt::While(c, a) => {
+                self.reads(c, out);
+                a.iter().for_each(|s| self.stmt_reads(s, out));
+            }
+            Stmt::Call(_, args, _) => args.iter().for_each(|a| self.reads(a, out)),
+            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => self.reads(e, out),
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
+        }
+    }
+
+    /// The comparison `e`, if it compares one state slot with a constant.
+    fn atom(&self, e: &Expr) -> Option<Atom> {
+        let Expr::Binary(op, a, b) = e else {
+            return None;
+        };
+        if !matches!(
+            op,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        ) {
+            return None;
+        }
+        let constant = |e: &Expr| super::explore::constant(e, self.m);
+        match (a.as_ref(), b.as_ref()) {
+            (Expr::Global(g), c) => Some(Atom {
+                slot: self.slot_of(*g)?,
+                op: *op,
+                value: constant(c)?,
+            }),
+            (c, Expr::Global(g)) => Some(Atom {
+                slot: self.slot_of(*g)?,
+                op: mirror(*op),
+                value: constant(c)?,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The comparisons among the conjuncts of `c`.
+    fn conjuncts(&self, c: &Expr, out: &mut Vec<Atom>) {
+        match c {
+            Expr::Binary(BinOp::LogAnd, a, b) => {
+                self.conjuncts(a, out);
+                self.conjuncts(b, out);
+            }
+            other => out.extend(self.atom(other)),
+        }
+    }
+
+    /// Adds the sites of `stmts`, run inside site `parent`.
+    fn block(&mut self, stmts: &[Stmt], parent: Option<u32>, depth: u32) {
+        if self.too_big || depth > MAX_DEPTH || self.sites.len() > MAX_SITES {
+            self.too_big = true;
+            return;
+        }
+        let mut reads = Vec::new();
+        for s in stmts {
+            match s {
+                Stmt::If(c, then, other) => {
+                    let mut atoms = Vec::new();
+                    self.conjuncts(c, &mut atoms);
+                    let mut cond_reads = Vec::new();
+                    self.reads(c, &mut cond_reads);
+                    let site = self.push(parent, atoms, cond_reads);
+                    self.block(then, Some(site), depth + 1);
+                    // The else branch runs under the enclosing comparisons.
+                    self.block(other, parent, depth + 1);
+                }
+                Stmt::While(c, body) => {
+                    self.reads(c, &mut reads);
+                    self.block(body, parent, depth + 1);
+                }
+                Stmt::Call(f, args, _) => {
+                    args.iter().for_each(|a| self.reads(a, &mut reads));
+                    let body = &self.p.function(*f).body;
+                    self.block(body, parent, depth + 1);
+                }
+                other => self.stmt_reads(other, &mut reads),
+            }
+        }
+        if !reads.is_empty() {
+            self.push(parent, Vec::new(), reads);
+        }
+    }
+
+    fn push(&mut self, parent: Option<u32>, atoms: Vec<Atom>, mut reads: Vec<u32>) -> u32 {
+        reads.sort_unstable();
+        reads.dedup();
+        self.sites.push(Site {
+            parent,
+            atoms,
+            reads,
+        });
+        self.sites.len() as u32 - 1
+    }
+}
+
+impl Relevance {
+    /// The sites of `p`'s step function; `None` where it is too large to
+    /// list.
+    pub fn new(p: &Program, m: &Machine) -> Option<Relevance> {
+        let mut b = Builder {
+            p,
+            m,
+            sites: Vec::new(),
+            too_big: false,
+        };
+        b.block(&p.function(p.step).body, None, 0);
+        if b.too_big {
+            return None;
+        }
+        let width = m.layout().state_width as usize;
+        let mut always = vec![false; width];
+        for (g, global) in p.globals.iter().enumerate() {
+            if let crate::ir::GlobalKind::Pointer { .. } = global.kind {
+                if let Some(s) = b.slot_of(crate::ir::GlobalId(g as u32)) {
+                    always[s as usize] = true;
+                }
+            }
+        }
+        // A comparison counts once for each site it encloses.
+        let mut priority = vec![0u32; width];
+        for site in &b.sites {
+            let mut at = Some(site);
+            while let Some(s) = at {
+                for a in &s.atoms {
+                    priority[a.slot as usize] += 1;
+                }
+                at = s.parent.map(|p| &b.sites[p as usize]);
+            }
+        }
+        Some(Relevance {
+            sites: b.sites,
+            priority,
+            always,
+        })
+    }
+
+    /// Per slot, whether the step from `s` may depend on its value: it is
+    /// read by a site that may run in `s`, or it is the chosen witness that
+    /// a site cannot, or it is a pointer.
+    pub fn relevant(&self, s: &[Interval]) -> Vec<bool> {
+        let mut rel = self.always.clone();
+        // Per site: whether it cannot run in `s`; an enclosed site cannot
+        // if its enclosing one cannot, and needs no witness of its own.
+        let mut refuted = vec![false; self.sites.len()];
+        let mut own_refuted = Vec::new();
+        for (k, site) in self.sites.iter().enumerate() {
+            if site.parent.is_some_and(|p| refuted[p as usize]) {
+                refuted[k] = true;
+            } else if site.atoms.iter().any(|a| a.refuted_by(s[a.slot as usize])) {
+                refuted[k] = true;
+                own_refuted.push(site);
+            } else {
+                for &r in &site.reads {
+                    rel[r as usize] = true;
+                }
+            }
+        }
+        for site in own_refuted {
+            let witnesses = site
+                .atoms
+                .iter()
+                .filter(|a| a.refuted_by(s[a.slot as usize]));
+            if witnesses.clone().any(|a| rel[a.slot as usize]) {
+                continue;
+            }
+            let best = witnesses
+                .max_by_key(|a| (self.priority[a.slot as usize], std::cmp::Reverse(a.slot)))
+                .expect("a refuted site has a refuting comparison");
+            rel[best.slot as usize] = true;
+        }
+        rel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bundled modes problem, compiled, with the slot of each global.
+    fn modes() -> (Program, Machine) {
+        let path = format!(
+            "{}/problems/reach-modes/Problem909.c",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        (p, m)
+    }
+
+    fn slot(p: &Program, m: &Machine, name: &str) -> usize {
+        let g = p.globals.iter().position(|g| g.name == name).expect(name);
+        match m.layout().storage[g] {
+            Storage::State(a) => a as usize,
+            ref other => panic!("{name} is {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_mode_decides_what_is_relevant() {
+        let (p, m) = modes();
+        let r = Relevance::new(&p, &m).expect("small program");
+        let (sm, ss, sc) = (slot(&p, &m, "m"), slot(&p, &m, "s"), slot(&p, &m, "c"));
+        let mut state = vec![Interval::point(0); m.layout().state_width as usize];
+        // Mode 1: the error checks on s may fire, so s matters; c is only
+        // compared in mode 2, and the mode refutes that check.
+        state[sm] = Interval::point(1);
+        let rel = r.relevant(&state);
+        assert!(rel[sm] && rel[ss]);
+        // Mode 2: s is neither read nor checked; c is stepped and checked.
+        state[sm] = Interval::point(2);
+        let rel = r.relevant(&state);
+        assert!(rel[sm] && rel[sc] && !rel[ss]);
+    }
+
+    #[test]
+    fn a_refuted_site_keeps_one_witness() {
+        let atom = Atom {
+            slot: 0,
+            op: BinOp::Le,
+            value: -90,
+        };
+        assert!(atom.refuted_by(Interval::new(-89, 5).unwrap()));
+        assert!(!atom.refuted_by(Interval::new(-90, 5).unwrap()));
+        let ne = Atom {
+            slot: 0,
+            op: BinOp::Ne,
+            value: 3,
+        };
+        assert!(ne.refuted_by(Interval::point(3)));
+        assert!(!ne.refuted_by(Interval::new(3, 4).unwrap()));
+    }
+}
