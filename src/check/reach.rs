@@ -221,11 +221,12 @@ fn search_rounds(
             }
             match search(l, &slice_limits, &mut out) {
                 Ok(()) => {}
-                Err(Some(StopReason::MemoryLimit)) => return out,
+                // More time does not lift these limits.
+                Err(Some(StopReason::MemoryLimit | StopReason::MaxStates)) => return out,
                 Err(_) => left.push(l),
             }
         }
-        slice *= 2;
+        slice = slice.saturating_mul(2);
     }
     out
 }
