@@ -142,7 +142,7 @@ impl Builder<'_> {
         }
     }
 
-    /// Everything a statement and its nested statements read.
+    /// The slots a statement without nested statements reads.
     fn stmt_reads(&self, s: &Stmt, out: &mut Vec<u32>) {
         match s {
             Stmt::Assign(place, e, _) => {
@@ -155,15 +155,8 @@ impl Builder<'_> {
                 }
                 self.reads(e, out);
             }
-            Stmt::If(c, a, b) => {
-                self.reads(c, out);
-                a.iter().chain(b).for_each(|s| self.stmt_reads(s, out));
-            }
-            Stmt::While(c, a) => {
-                self.reads(c, out);
-                a.iter().for_each(|s| self.stmt_reads(s, out));
-            }
-            Stmt::Call(_, args, _) => args.iter().for_each(|a| self.reads(a, out)),
+            // Statements with nested ones are sites of their own ([`Builder::block`]).
+            Stmt::If(..) | Stmt::While(..) | Stmt::Call(..) => {}
             Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => self.reads(e, out),
             Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
         }
