@@ -45,7 +45,7 @@
 
 use std::time::Instant;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::interval::Interval;
 use super::relevance::Relevance;
@@ -99,9 +99,9 @@ pub struct AbsGraph {
     /// Expansions done (more than the states when intervals grew).
     pub expansions: u64,
     /// The cells the keys are made of.
-    cells: Cells,
+    pub(super) cells: Cells,
     /// The state of each key.
-    index: FxHashMap<Vec<i64>, StateId>,
+    pub(super) index: FxHashMap<Vec<i64>, StateId>,
 }
 
 impl AbsGraph {
@@ -175,6 +175,12 @@ impl AbsGraph {
     /// The inputs of a shortest abstract path ending in error `label`
     /// (invalid inputs go on, as in reachability): a candidate witness.
     pub fn path_to_error(&self, label: u32) -> Option<Vec<usize>> {
+        let steps = self.error_path(label)?;
+        Some(steps.into_iter().map(|(_, i)| i).collect())
+    }
+
+    /// [`AbsGraph::path_to_error`] with the state each step leaves from.
+    pub fn error_path(&self, label: u32) -> Option<Vec<(StateId, usize)>> {
         let n = self.n_states();
         let mut parent: Vec<Option<(StateId, u16)>> = vec![None; n];
         let mut seen = vec![false; n];
@@ -183,7 +189,7 @@ impl AbsGraph {
         let path_to = |parent: &[Option<(StateId, u16)>], mut s: StateId| {
             let mut p = Vec::new();
             while let Some((from, i)) = parent[s as usize] {
-                p.push(i as usize);
+                p.push((from, i as usize));
                 s = from;
             }
             p.reverse();
@@ -194,7 +200,7 @@ impl AbsGraph {
                 match e.outcome() {
                     Outcome::Error(l) if l == label => {
                         let mut p = path_to(&parent, s);
-                        p.push(e.input as usize);
+                        p.push((s, e.input as usize));
                         return Some(p);
                     }
                     Outcome::Error(_) | Outcome::Blocked => {}
@@ -244,15 +250,15 @@ impl AbsLimits {
 
 /// Which slots are numeric, and the cuts of each numeric slot.
 #[derive(Clone, Debug, Default)]
-struct Cells {
+pub(super) struct Cells {
     /// Per slot: `None` for a control slot, the sorted cuts (first values of
     /// each cell after the first) for a numeric one.
     cuts: Vec<Option<Vec<i64>>>,
     /// Per slot: whether it is a counter, left out of keys and splits.
-    counter: Vec<bool>,
+    pub(super) counter: Vec<bool>,
     /// Per slot: `(m, r)` where every reachable value of the counter is
     /// `r` modulo `m` (see [`congruences`]).
-    congruence: Vec<Option<(i64, i64)>>,
+    pub(super) congruence: Vec<Option<(i64, i64)>>,
     /// Which slots a state's key keeps; `None` keeps them all.
     relevance: Option<Relevance>,
     /// Slots kept besides the relevant ones, by the key the relevant ones
@@ -283,7 +289,7 @@ impl Cells {
     /// [`IRRELEVANT`] for the others; and the key of the relevant slots
     /// alone. The slots kept are those [`Relevance`] finds the next step
     /// depends on, and those [`refine`] found a later step does.
-    fn keys(&self, s: &AbsState) -> (Vec<i64>, Option<Vec<i64>>) {
+    pub(super) fn keys(&self, s: &AbsState) -> (Vec<i64>, Option<Vec<i64>>) {
         let Some(r) = &self.relevance else {
             let key = (s.iter().enumerate())
                 .map(|(k, v)| self.slot_key(k, v.lo, v.hi))
@@ -358,7 +364,7 @@ impl Cells {
     /// Splits `s` into one state per combination of cells its numeric
     /// intervals span (the union is `s`), unless there would be more than
     /// `max` pieces.
-    fn split(&self, s: AbsState, max: usize) -> Vec<AbsState> {
+    pub(super) fn split(&self, s: AbsState, max: usize) -> Vec<AbsState> {
         let mut pieces = vec![s];
         for (k, c) in self.cuts.iter().enumerate() {
             let Some(c) = c else { continue };
@@ -466,16 +472,36 @@ fn walk_expr(e: &Expr, f: &mut impl FnMut(&Expr)) {
     }
 }
 
-fn cells(p: &Program, m: &Machine) -> Cells {
-    let layout = m.layout();
-    let width = layout.state_width as usize;
-    let slot_of = |e: &Expr| match e {
-        Expr::Global(g) => match layout.storage[g.0 as usize] {
+/// The state slot of a global read, if it is one.
+fn state_slot(m: &Machine, e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Global(g) => match m.layout().storage[g.0 as usize] {
             Storage::State(a) => Some(a as usize),
             _ => None,
         },
         _ => None,
-    };
+    }
+}
+
+/// The right-hand sides of every assignment to a counter.
+fn counter_writes(p: &Program, m: &Machine, counter: &[bool]) -> Vec<*const Expr> {
+    let mut out = Vec::new();
+    for f in &p.functions {
+        walk_stmts(&f.body, &mut |place, e| {
+            if let Some(Place::Global(g)) = place {
+                if state_slot(m, &Expr::Global(*g)).is_some_and(|s| counter[s]) {
+                    out.push(e as *const Expr);
+                }
+            }
+        });
+    }
+    out
+}
+
+fn cells(p: &Program, m: &Machine) -> Cells {
+    let layout = m.layout();
+    let width = layout.state_width as usize;
+    let slot_of = |e: &Expr| state_slot(m, e);
     // Numeric: assigned an expression with arithmetic or a numeric read.
     let mut numeric = vec![false; width];
     let mut cuts: Vec<Vec<i64>> = vec![Vec::new(); width];
@@ -547,7 +573,7 @@ fn cells(p: &Program, m: &Machine) -> Cells {
         });
     }
     let counter = counters(p, &numeric, &slot_of);
-    let congruence = congruences(p, m, &counter, &slot_of);
+    let congruence = congruences(p, m, &counter, &slot_of, None);
     Cells {
         counter,
         congruence,
@@ -625,11 +651,17 @@ fn counters(p: &Program, numeric: &[bool], slot_of: &impl Fn(&Expr) -> Option<us
 /// divides 2^32, wrapping 32-bit arithmetic keeps `x ≡ r (mod m)` too, so
 /// the invariant holds in every reachable state: `a36 == 5` is false for a
 /// counter that starts at 2 and steps by 2. `None` where `m` would be 1.
+///
+/// With `fired`, only the writes whose right-hand sides it holds (by
+/// address) count: those some step executed in a complete abstraction,
+/// which covers every write a concrete run executes. A counter whose steps
+/// never run keeps its initial value modulo 2^31.
 fn congruences(
     p: &Program,
     m: &Machine,
     counter: &[bool],
     slot_of: &impl Fn(&Expr) -> Option<usize>,
+    fired: Option<&FxHashSet<usize>>,
 ) -> Vec<Option<(i64, i64)>> {
     let init = m.initial_state();
     let value = |e: &Expr| match e {
@@ -652,6 +684,9 @@ fn congruences(
                 return;
             };
             let Some(z) = zeros[s] else { return };
+            if fired.is_some_and(|f| !f.contains(&(e as *const Expr as usize))) {
+                return;
+            }
             let steps: Option<Vec<i64>> = match e {
                 Expr::Binary(BinOp::Add | BinOp::Sub, x, d) if slot_of(x) == Some(s) => {
                     match &**d {
@@ -699,9 +734,12 @@ pub const MAX_ROUNDS: usize = 12;
 /// sound abstraction; the last one that completes is returned.
 pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
     let mut cells = cells(p, m);
-    let step = AbstractStep::new(p, m).with_congruences(cells.congruence.clone());
+    let tracked = counter_writes(p, m, &cells.counter);
     let mut last = None;
     for _ in 0..MAX_ROUNDS {
+        let step = AbstractStep::new(p, m)
+            .with_congruences(cells.congruence.clone())
+            .tracking(tracked.iter().copied());
         let (g, liveness) = match explore_keyed(&cells, &step, m, limits) {
             Ok(done) => done,
             Err(why) => {
@@ -714,14 +752,38 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                 return last.ok_or(why);
             }
         };
+        let finer = finer_congruences(p, m, &mut cells, &step.fired());
         let learnt = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
         last = Some(g);
+        let learnt = learnt || finer;
         if !learnt {
             break;
         }
     }
     let g = last.expect("at least one round");
     Ok(g)
+}
+
+/// Narrows the counters' congruences to the steps that `fired` in a
+/// complete abstraction (see [`congruences`]); returns whether any got
+/// finer. Both the old and the new class hold in every reachable state and
+/// both contain the initial value, so the finer of the two is kept.
+fn finer_congruences(
+    p: &Program,
+    m: &Machine,
+    cells: &mut Cells,
+    fired: &FxHashSet<usize>,
+) -> bool {
+    let slot_of = |e: &Expr| state_slot(m, e);
+    let new = congruences(p, m, &cells.counter, &slot_of, Some(fired));
+    let mut finer = false;
+    for (old, new) in cells.congruence.iter_mut().zip(new) {
+        if new.is_some_and(|(n, _)| old.is_none_or(|(o, _)| n > o)) {
+            *old = new;
+            finer = true;
+        }
+    }
+    finer
 }
 
 /// What a round learns about each abstract state for [`refine`].
@@ -1036,6 +1098,24 @@ mod tests {
             counters_of("reach-parity/Problem908.c"),
             [("c".into(), Some((2, 1)))]
         );
+    }
+
+    #[test]
+    fn congruence_follows_the_steps_that_run() {
+        // c steps by +2 and, where x == 9, by +1: syntactically nothing is
+        // known. No run sets x to 9, so the +1 never runs and c is even:
+        // error 0 (c == 7) is unreachable.
+        assert_eq!(counters_of("reach-pump/Problem910.c"), [("c".into(), None)]);
+        let path = format!(
+            "{}/problems/reach-pump/Problem910.c",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let g = explore_abstract(&p, &m, &AbsLimits::default()).expect("explores");
+        let c = m.layout().slot_names.iter().position(|n| n == "c").unwrap();
+        assert_eq!(g.cells.congruence[c], Some((2, 0)));
+        assert_eq!(g.error_labels(), [1]);
     }
 
     #[test]

@@ -16,6 +16,10 @@
 //! step returns an error and the abstraction is abandoned: it never answers
 //! around a fault.
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashSet;
+
 use super::interval::Interval;
 use crate::engine::{Layout, Machine};
 use crate::explore::graph::Outcome;
@@ -44,6 +48,10 @@ pub struct AbstractStep<'a> {
     /// Per state slot: `(m, r)` where every reachable value is `r` modulo
     /// `m`; empty when none are known.
     congruence: Vec<Option<(i64, i64)>>,
+    /// Assigned expressions to watch (by address), see [`AbstractStep::fired`].
+    tracked: FxHashSet<usize>,
+    /// The tracked assignments some run has executed.
+    fired: RefCell<FxHashSet<usize>>,
 }
 
 #[derive(Clone, Debug)]
@@ -128,7 +136,23 @@ impl<'a> AbstractStep<'a> {
             temp_slot,
             n_temps,
             congruence: Vec::new(),
+            tracked: FxHashSet::default(),
+            fired: RefCell::default(),
         }
+    }
+
+    /// The same step, noting which of the assignments whose right-hand
+    /// sides are `tracked` (by address in the program) it executes.
+    pub fn tracking(mut self, tracked: impl IntoIterator<Item = *const Expr>) -> Self {
+        self.tracked = tracked.into_iter().map(|e| e as usize).collect();
+        self
+    }
+
+    /// The tracked assignments (right-hand sides, by address) that some
+    /// step so far executed on some run. Every assignment a concrete step
+    /// from a state inside the explored ones executes is among them.
+    pub fn fired(&self) -> FxHashSet<usize> {
+        self.fired.borrow().clone()
     }
 
     /// The same step, told that every reachable value of state slot `s` is
@@ -250,6 +274,10 @@ impl<'a> AbstractStep<'a> {
     ) -> Result<(), Unsound> {
         match s {
             Stmt::Assign(place, e, loc) => {
+                let at = e as *const Expr as usize;
+                if self.tracked.contains(&at) {
+                    self.fired.borrow_mut().insert(at);
+                }
                 let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
                 self.store(place, v, &mut path)
                     .map_err(|w| format!("{loc}: {w}"))?;
