@@ -75,6 +75,7 @@ fn bundled_problems_are_simulated() {
         "reach-counter",
         "reach-parity",
         "reach-modes",
+        "reach-pump",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)
@@ -251,6 +252,7 @@ fn guided_search_finds_or_refutes_each_label() {
             "reach-counter/expected-reach.csv",
         ),
         ("reach-modes/Problem909.c", "reach-modes/expected-reach.csv"),
+        ("reach-pump/Problem910.c", "reach-pump/expected-reach.csv"),
     ] {
         let p = rigor::frontend::load(&root.join(file).to_string_lossy()).unwrap();
         let m = Machine::compile(&p).unwrap();

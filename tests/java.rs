@@ -87,11 +87,12 @@ fn reach_2017_problem11_java_matches_truth_exactly() {
 }
 
 #[test]
-fn reach_2019_training_problems_11_12_java_match_truth_exactly() {
+fn reach_2019_training_problems_java_match_truth_exactly() {
     let Some(dir) = rers_dir() else { return };
     for p in [
         "2019/training-seq-reach/Problem11/Problem11.java",
         "2019/training-seq-reach/Problem12/Problem12.java",
+        "2019/training-seq-reach/Problem13/Problem13.java",
     ] {
         let (decided, total) = check_reach(&dir, p, &[]);
         assert_eq!(decided, total, "{p}: every label decided");

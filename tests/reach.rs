@@ -214,6 +214,15 @@ fn rers_2017_problem11() {
     check_against_truth("2017/seq-reach/Problem11/Problem11.c", &[], true);
 }
 
+/// Training P13: twelve labels sit behind counter guards (`a565163524 ==
+/// 33`). With the counters' congruences learnt from the steps that run,
+/// the abstraction reaches none of the unreachable ones; the reachable
+/// ones are found by pumping the guarded counters.
+#[test]
+fn rers_2019_training_problem13() {
+    check_against_truth("2019/training-seq-reach/Problem13/Problem13.c", &[], true);
+}
+
 /// 2014 P1402_opt has too many concrete states, but the interval
 /// abstraction proves every label it does not reach unreachable.
 #[test]

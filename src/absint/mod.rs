@@ -13,14 +13,17 @@
 //! - [`step`]: one step of the IR over interval states, splitting on
 //!   undecided conditions;
 //! - [`explore`]: the abstract transition system, a fixpoint over keys;
+//! - [`pump`]: witness candidates for labels behind counter guards;
 //! - [`guide`]: the abstract distance of concrete states to the labels
 //!   still looked for, to order and prune a concrete search.
 
 pub mod explore;
 pub mod guide;
 pub mod interval;
+pub mod pump;
 pub mod relevance;
 pub mod step;
 
 pub use explore::{explore_abstract, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits};
 pub use guide::AbstractGuide;
+pub use pump::counter_witness;

@@ -8,20 +8,22 @@
 //! label, or when a search that skipped only states the abstraction
 //! proves cannot reach it ran out of states; otherwise unknown. A label the
 //! abstraction reaches but the exploration did not find gets the abstract
-//! path as a candidate, kept only if it replays, then a search guided by
-//! the abstract distance (its witnesses are not always shortest; each one
-//! is replayed).
+//! path as a candidate, kept only if it replays, then a search that pumps
+//! the counters that path passes guards of ([`counter_witness`]), then a
+//! search guided by the abstract distance (the witnesses of these two are
+//! not always shortest; each one is replayed).
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::absint::{AbsGraph, AbstractGuide};
+use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::engine::{Fault, Machine};
 use crate::explore::graph::Outcome;
 use crate::explore::{
     explore_pruned, guided_search, Exploration, Guide, Limits, Options, StopReason,
 };
+use crate::ir::Program;
 
 /// The answer for one error label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -236,17 +238,18 @@ pub fn check(m: &Machine, program: &str, limits: &Limits, progress: bool) -> Rea
     check_with(m, program, limits, progress, None)
 }
 
-/// [`check`], with the interval abstraction of the program if there is
-/// one: the exploration then looks only for the labels the abstraction
+/// [`check`], with the program's interval abstraction if there is one
+/// (and the program it abstracts): the exploration then looks only for the labels the abstraction
 /// reaches, and the others are unreachable.
 pub fn check_with(
     m: &Machine,
     program: &str,
     limits: &Limits,
     progress: bool,
-    abstraction: Option<&AbsGraph>,
+    abstraction: Option<(&Program, &AbsGraph)>,
 ) -> ReachReport {
-    let wanted = abstraction.map(|g| {
+    let start = std::time::Instant::now();
+    let wanted = abstraction.map(|(_, g)| {
         let labels = g.error_labels();
         m.error_labels
             .iter()
@@ -254,27 +257,55 @@ pub fn check_with(
             .filter(|l| labels.contains(l))
             .collect::<Vec<u32>>()
     });
+    // Runs found before the search: the abstract path where it replays
+    // (a shortest witness: no run is shorter than the abstract distance),
+    // else, for a label behind counter guards, a run that pumps them.
+    let mut early: Vec<(u32, Vec<usize>)> = Vec::new();
+    if let (Some((p, g)), Some(wanted)) = (abstraction, &wanted) {
+        let deadline = limits.timeout.map(|t| start + t);
+        for &l in wanted {
+            let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
+            match g.path_to_error(l) {
+                Some(path) if reaches(&path) => early.push((l, path)),
+                Some(_) => {
+                    if let Some(path) = counter_witness(p, m, g, l, deadline) {
+                        if reaches(&path) {
+                            early.push((l, path));
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    let search_wanted = wanted.as_ref().map(|w| {
+        w.iter()
+            .copied()
+            .filter(|l| !early.iter().any(|e| e.0 == *l))
+            .collect::<Vec<u32>>()
+    });
     let opts = Options {
         keep_graph: false,
         stop_when_all_errors_found: true,
         progress,
         seeds: Vec::new(),
-        wanted_errors: wanted.clone(),
+        wanted_errors: search_wanted.clone(),
     };
     // With nothing wanted, the exploration stops after the first state.
     // States from which the abstraction reaches no label still wanted are
     // not expanded; an exploration that still ends proves those labels
     // unreachable. With an abstraction, the breadth-first search gets
     // [`BFS_SHARE`] of the time and the guided search the rest.
-    let start = std::time::Instant::now();
     let bfs_limits = match abstraction {
         Some(_) => Limits {
-            timeout: limits.timeout.map(|t| t.mul_f64(BFS_SHARE)),
+            timeout: limits
+                .timeout
+                .map(|t| t.saturating_sub(start.elapsed()).mul_f64(BFS_SHARE)),
             ..limits.clone()
         },
         None => limits.clone(),
     };
-    let mut guide = abstraction.map(AbstractGuide::new);
+    let mut guide = abstraction.map(|(_, g)| AbstractGuide::new(g));
     let ex = explore_pruned(
         m,
         &bfs_limits,
@@ -285,22 +316,24 @@ pub fn check_with(
     r.pruned = ex.pruned;
     let bfs_stopped = ex.stopped.clone();
     drop(ex);
-    let (Some(g), Some(guide)) = (abstraction, guide.as_mut()) else {
+    let (Some((_, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
         return r;
     };
     r.abstract_states = Some(g.n_states() as u64);
     let wanted = wanted.unwrap_or_default();
     let mut unknown = Vec::new();
     for v in &mut r.verdicts {
-        if v.verdict.is_some() {
-            continue;
-        }
-        if !wanted.contains(&v.property) {
-            v.verdict = Some(false);
-        } else if let Some(path) = g.path_to_error(v.property) {
-            if v.accept_witness(m, &path).is_err() {
-                unknown.push(v.property);
+        match early.iter().find(|e| e.0 == v.property) {
+            // Replayed above; the search did not look for it.
+            Some((_, path)) => {
+                if let Err(other) = v.accept_witness(m, path) {
+                    eprintln!("rigor: internal: witness for error {} does not replay ({other:?}); answering unknown", v.property);
+                    v.verdict = None;
+                }
             }
+            None if v.verdict.is_some() => {}
+            None if !wanted.contains(&v.property) => v.verdict = Some(false),
+            None => unknown.push(v.property),
         }
     }
     // The labels left: a search guided by the abstract distance.

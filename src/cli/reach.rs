@@ -62,7 +62,7 @@ pub fn solve(
         program,
         &explore_limits,
         limits.progress(),
-        abstraction.as_ref(),
+        abstraction.as_ref().map(|g| (&p, g)),
     );
     r.abstraction_note = note;
     Ok(r)
