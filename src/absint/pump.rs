@@ -29,7 +29,7 @@ use crate::ir::Program;
 
 /// Most states one [`representative_search`] keeps (RERS 2019 training
 /// problem 13 needs at most 5 000 for its counter-guarded labels).
-pub const MAX_REPRESENTATIVES: usize = 50_000;
+pub const MAX_REPRESENTATIVES: usize = 20_000;
 
 /// A run to error `label`, if the shortest abstract path to it passes
 /// guards of some counters and [`representative_search`] keyed on those

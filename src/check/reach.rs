@@ -162,6 +162,10 @@ pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
 /// can guide a second search.
 pub const BFS_SHARE: f64 = 0.5;
 
+/// Share of the time the searches that pump counters get, all labels
+/// together, before the breadth-first search.
+pub const PUMP_SHARE: f64 = 0.25;
+
 /// Weight of the abstract distance against the depth in the guided
 /// search: large, so the search is greedy (nearest first, shallowest
 /// among equals), which finds deep labels that a balanced one does not.
@@ -262,7 +266,7 @@ pub fn check_with(
     // else, for a label behind counter guards, a run that pumps them.
     let mut early: Vec<(u32, Vec<usize>)> = Vec::new();
     if let (Some((p, g)), Some(wanted)) = (abstraction, &wanted) {
-        let deadline = limits.timeout.map(|t| start + t);
+        let deadline = limits.timeout.map(|t| start + t.mul_f64(PUMP_SHARE));
         for &l in wanted {
             let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
             match g.path_to_error(l) {
