@@ -843,6 +843,7 @@ fn explore_keyed(
         let mut edges = Vec::new();
         let mut succ = Vec::new();
         let mut read_by_errors = vec![false; width];
+        let mut targets_of: FxHashMap<AbsState, Vec<StateId>> = FxHashMap::default();
         for input in 0..g.inputs.len() {
             let from = g.values[s as usize].clone();
             let mut posts = Vec::new();
@@ -857,18 +858,34 @@ fn explore_keyed(
                         }
                         posts.push((outcome, None, written))
                     }
-                    _ => posts.extend(
-                        cells
-                            .split(post, MAX_SPLIT)
-                            .into_iter()
-                            .map(|q| (outcome, Some(q), written.clone())),
-                    ),
+                    _ => posts.push((outcome, Some(post), written)),
                 }
             }
             for (outcome, post, written) in posts {
-                let target = match post {
-                    None => NO_STATE,
-                    Some(post) => {
+                let Some(post) = post else {
+                    edges.push(AbsEdge {
+                        input: input as u16,
+                        packed: outcome.pack(),
+                        target: NO_STATE,
+                    });
+                    continue;
+                };
+                // Many inputs leave the state as it was (invalid ones):
+                // split, key and join each distinct successor once.
+                if let Some(targets) = targets_of.get(&post) {
+                    for &target in targets {
+                        succ.push((target, written.clone()));
+                        edges.push(AbsEdge {
+                            input: input as u16,
+                            packed: outcome.pack(),
+                            target,
+                        });
+                    }
+                    continue;
+                }
+                let mut targets = Vec::new();
+                for post in cells.split(post.clone(), MAX_SPLIT) {
+                    let target = {
                         let (key, coarse) = cells.keys(&post);
                         match index.get(&key) {
                             Some(&t) => {
@@ -907,16 +924,16 @@ fn explore_keyed(
                                 t
                             }
                         }
-                    }
-                };
-                if target != NO_STATE {
-                    succ.push((target, written));
+                    };
+                    targets.push(target);
+                    succ.push((target, written.clone()));
+                    edges.push(AbsEdge {
+                        input: input as u16,
+                        packed: outcome.pack(),
+                        target,
+                    });
                 }
-                edges.push(AbsEdge {
-                    input: input as u16,
-                    packed: outcome.pack(),
-                    target,
-                });
+                targets_of.insert(post, targets);
             }
         }
         edges.sort_unstable();

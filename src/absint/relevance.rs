@@ -23,6 +23,10 @@
 //! it is joined over more states, and a path through it may be spurious,
 //! to be rejected by replay.
 
+use std::sync::Mutex;
+
+use rustc_hash::FxHashMap;
+
 use super::interval::Interval;
 use super::step::mirror;
 use crate::engine::{Machine, Storage};
@@ -69,7 +73,7 @@ struct Site {
 }
 
 /// The sites of a program and how often each slot decides one.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Relevance {
     sites: Vec<Site>,
     /// Per slot: the number of site comparisons on it (higher first).
@@ -77,6 +81,28 @@ pub struct Relevance {
     /// Per slot: kept in every state (pointers: joining two makes a read
     /// through them name every array).
     always: Vec<bool>,
+    /// The slots some comparison of a site is on: all [`Relevance::relevant`]
+    /// looks at.
+    compared: Vec<u32>,
+    /// Results of [`Relevance::relevant`] by the intervals of the compared
+    /// slots (a program with thousands of sites asks again and again for
+    /// the few combinations its modes take).
+    memo: Mutex<FxHashMap<Vec<Interval>, Vec<bool>>>,
+}
+
+/// Most results [`Relevance`] remembers before it starts afresh.
+const MEMO_LIMIT: usize = 1 << 16;
+
+impl Clone for Relevance {
+    fn clone(&self) -> Self {
+        Relevance {
+            sites: self.sites.clone(),
+            priority: self.priority.clone(),
+            always: self.always.clone(),
+            compared: self.compared.clone(),
+            memo: Mutex::default(),
+        }
+    }
 }
 
 struct Builder<'a> {
@@ -282,10 +308,17 @@ impl Relevance {
                 at = s.parent.map(|p| &b.sites[p as usize]);
             }
         }
+        let mut compared: Vec<u32> = (b.sites.iter())
+            .flat_map(|site| site.atoms.iter().map(|a| a.slot))
+            .collect();
+        compared.sort_unstable();
+        compared.dedup();
         Some(Relevance {
             sites: b.sites,
             priority,
             always,
+            compared,
+            memo: Mutex::default(),
         })
     }
 
@@ -293,6 +326,23 @@ impl Relevance {
     /// read by a site that may run in `s`, or it is the chosen witness that
     /// a site cannot, or it is a pointer.
     pub fn relevant(&self, s: &[Interval]) -> Vec<bool> {
+        let key: Vec<Interval> = self.compared.iter().map(|&k| s[k as usize]).collect();
+        // A poisoned lock only means another thread panicked mid-insert:
+        // the memo is a cache, so start it afresh.
+        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rel) = memo.get(&key) {
+            return rel.clone();
+        }
+        let rel = self.compute(s);
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        memo.insert(key, rel.clone());
+        rel
+    }
+
+    /// [`Relevance::relevant`], computed.
+    fn compute(&self, s: &[Interval]) -> Vec<bool> {
         let mut rel = self.always.clone();
         // Per site: whether it cannot run in `s`; an enclosed site cannot
         // if its enclosing one cannot, and needs no witness of its own.
