@@ -90,8 +90,9 @@ pub struct Relevance {
     memo: Mutex<FxHashMap<Vec<Interval>, Vec<bool>>>,
 }
 
-/// Most results [`Relevance`] remembers before it starts afresh.
-const MEMO_LIMIT: usize = 1 << 16;
+/// Most results [`Relevance`] remembers before it starts afresh (each
+/// holds the compared intervals and one flag per slot: a few KiB).
+const MEMO_LIMIT: usize = 1 << 13;
 
 impl Clone for Relevance {
     fn clone(&self) -> Self {
