@@ -753,10 +753,9 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
             }
         };
         let finer = finer_congruences(p, m, &mut cells, &step.fired());
-        let learnt = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
+        let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
         last = Some(g);
-        let learnt = learnt || finer;
-        if !learnt {
+        if !finer && !refined {
             break;
         }
     }
@@ -862,12 +861,13 @@ fn explore_keyed(
                 }
             }
             for (outcome, post, written) in posts {
+                let edge = |target| AbsEdge {
+                    input: input as u16,
+                    packed: outcome.pack(),
+                    target,
+                };
                 let Some(post) = post else {
-                    edges.push(AbsEdge {
-                        input: input as u16,
-                        packed: outcome.pack(),
-                        target: NO_STATE,
-                    });
+                    edges.push(edge(NO_STATE));
                     continue;
                 };
                 // Many inputs leave the state as it was (invalid ones):
@@ -875,11 +875,7 @@ fn explore_keyed(
                 if let Some(targets) = targets_of.get(&post) {
                     for &target in targets {
                         succ.push((target, written.clone()));
-                        edges.push(AbsEdge {
-                            input: input as u16,
-                            packed: outcome.pack(),
-                            target,
-                        });
+                        edges.push(edge(target));
                     }
                     continue;
                 }
@@ -927,11 +923,7 @@ fn explore_keyed(
                     };
                     targets.push(target);
                     succ.push((target, written.clone()));
-                    edges.push(AbsEdge {
-                        input: input as u16,
-                        packed: outcome.pack(),
-                        target,
-                    });
+                    edges.push(edge(target));
                 }
                 targets_of.insert(post, targets);
             }

@@ -10,9 +10,9 @@
 //!
 //! [`counter_witness`] finds the counters the abstract path needs: those a
 //! step of the path narrows, by passing one of their guards
-//! ([`guarded_counters`]). It then searches the concrete program breadth
+//! (`guarded_counters`). It then searches the concrete program breadth
 //! first, keeping one state per abstract key and values of those counters
-//! ([`representative_search`]). That net is small (abstract states times
+//! (`representative_search`). That net is small (abstract states times
 //! counter values), so the search goes deep enough to pump the counters,
 //! and every path it finds is a real run. It can miss a label (the kept
 //! state may not be the one that gets there), never claim a wrong one; the
@@ -27,12 +27,12 @@ use crate::engine::Machine;
 use crate::explore::graph::{Outcome, StateId};
 use crate::ir::Program;
 
-/// Most states one [`representative_search`] keeps (RERS 2019 training
+/// Most states one `representative_search` keeps (RERS 2019 training
 /// problem 13 needs at most 5 000 for its counter-guarded labels).
 pub const MAX_REPRESENTATIVES: usize = 20_000;
 
 /// A run to error `label`, if the shortest abstract path to it passes
-/// guards of some counters and [`representative_search`] keyed on those
+/// guards of some counters and `representative_search` keyed on those
 /// finds one before `deadline`.
 pub fn counter_witness(
     p: &Program,
@@ -53,7 +53,7 @@ pub fn counter_witness(
 /// The counters some step of `path` (in `g`) depends on: every run of
 /// the step that follows the path's edge narrows the counter's interval
 /// (it passes a guard on it, `a565 == 33`).
-pub fn guarded_counters(
+fn guarded_counters(
     g: &AbsGraph,
     step: &AbstractStep,
     path: &[(StateId, usize)],
@@ -102,7 +102,7 @@ pub fn guarded_counters(
 /// values of the `tracked` counter slots, at most `max_states` of them.
 /// States from which no abstract path reaches the label are not expanded.
 /// The inputs of the first run found to the label.
-pub fn representative_search(
+fn representative_search(
     m: &Machine,
     g: &AbsGraph,
     label: u32,

@@ -6,12 +6,14 @@
 //! (every state expanded, no fault), or when the interval abstraction
 //! ([`crate::absint`]), which covers every run, reaches no edge to the
 //! label, or when a search that skipped only states the abstraction
-//! proves cannot reach it ran out of states; otherwise unknown. A label the
-//! abstraction reaches but the exploration did not find gets the abstract
-//! path as a candidate, kept only if it replays, then a search that pumps
-//! the counters that path passes guards of ([`counter_witness`]), then a
-//! search guided by the abstract distance (the witnesses of these two are
-//! not always shortest; each one is replayed).
+//! proves cannot reach it ran out of states; otherwise unknown. Before the
+//! search, each label the abstraction reaches gets its abstract path as a
+//! candidate (a shortest witness when it replays), else, when that path
+//! passes counter guards, a search that pumps those counters
+//! ([`counter_witness`]); the breadth-first search looks for the labels
+//! left, and a search guided by the abstract distance for those it did not
+//! find. Pumped and guided witnesses are not always shortest; every
+//! witness is replayed.
 
 use std::time::Duration;
 
