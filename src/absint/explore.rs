@@ -733,6 +733,18 @@ pub const MAX_ROUNDS: usize = 12;
 /// until nothing is learnt or [`MAX_ROUNDS`]. Every round's result is a
 /// sound abstraction; the last one that completes is returned.
 pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
+    explore_abstract_until(p, m, limits, |_| false)
+}
+
+/// [`explore_abstract`], stopping at the first round whose result `enough`
+/// accepts (every round's result is sound; later rounds are only more
+/// precise, and may take much longer).
+pub fn explore_abstract_until(
+    p: &Program,
+    m: &Machine,
+    limits: &AbsLimits,
+    mut enough: impl FnMut(&AbsGraph) -> bool,
+) -> Result<AbsGraph, Unsound> {
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
     let mut last = None;
@@ -752,6 +764,9 @@ pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<
                 return last.ok_or(why);
             }
         };
+        if enough(&g) {
+            return Ok(g);
+        }
         let finer = finer_congruences(p, m, &mut cells, &step.fired());
         let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
         last = Some(g);

@@ -24,6 +24,8 @@ pub mod pump;
 pub mod relevance;
 pub mod step;
 
-pub use explore::{explore_abstract, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits};
+pub use explore::{
+    explore_abstract, explore_abstract_until, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits,
+};
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;

@@ -40,7 +40,7 @@ pub enum Observed {
 }
 
 impl Observed {
-    fn of(m: &Machine, o: Outcome) -> Observed {
+    pub(crate) fn of(m: &Machine, o: Outcome) -> Observed {
         match o {
             Outcome::Output(k) => Observed::Output(
                 m.output_names
@@ -56,7 +56,7 @@ impl Observed {
     }
 
     /// Whether the run goes on after this step.
-    fn goes_on(&self) -> bool {
+    pub(crate) fn goes_on(&self) -> bool {
         matches!(
             self,
             Observed::Output(_) | Observed::Silent | Observed::Invalid

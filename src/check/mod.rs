@@ -1,5 +1,6 @@
 //! Property checkers over explored programs.
 
+pub mod abstract_compare;
 pub mod commute;
 pub mod compare;
 pub mod reach;

@@ -11,7 +11,7 @@ use std::io::Write;
 use super::limits::LimitArgs;
 use super::CliResult;
 use crate::check::compare::{compare, CompareReport, Verdict};
-use crate::check::structural;
+use crate::check::{abstract_compare, structural};
 use crate::engine::Machine;
 use crate::frontend;
 
@@ -50,8 +50,19 @@ pub fn solve(
     let ma = Machine::compile(&pa)?;
     let mb = Machine::compile(&pb)?;
     let mut limits = limits.limits();
+    let start = std::time::Instant::now();
     let structure = structural::prove(&pa, &pb);
-    if structure.is_ok() {
+    // Without a proof by shape, try one on the two abstractions.
+    let abstraction = match &structure {
+        Ok(_) => Err(String::new()),
+        Err(_) => {
+            let share = crate::absint::AbsLimits::share_of(&limits, start);
+            abstract_compare::prove((&pa, &ma), (&pb, &mb), &share)
+        }
+    };
+    // The lockstep search gets what the proofs left of the time.
+    limits.timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    if structure.is_ok() || abstraction.is_ok() {
         // Proved by shape; the lockstep search only runs as a bounded
         // sanity check (a difference here would be a bug in the proof).
         limits.max_states = Some(limits.max_states.unwrap_or(u64::MAX).min(SANITY_PAIRS));
@@ -72,9 +83,29 @@ pub fn solve(
                     .into(),
             ),
         },
-        Err(why) => r
-            .notes
-            .push(format!("not provable by the shape of the code: {why}")),
+        Err(why) => {
+            r.notes
+                .push(format!("not provable by the shape of the code: {why}"));
+            match abstraction {
+                Ok(proof) => match r.verdict {
+                    Verdict::Unknown | Verdict::Equivalent => {
+                        r.verdict = Verdict::Equivalent;
+                        r.method = "abstraction";
+                        r.notes.push(format!(
+                            "proved on the interval abstractions ({} and {} abstract states): {} pairs of abstract-state sets, every step decided and the same on both sides; {} state pairs also explored in lockstep without a difference",
+                            proof.states_a, proof.states_b, proof.pairs, r.pairs
+                        ));
+                    }
+                    _ => r.notes.push(
+                        "internal: the abstractions agreed but the programs differ; the difference wins"
+                            .into(),
+                    ),
+                },
+                Err(why) => r
+                    .notes
+                    .push(format!("not provable on the abstractions: {why}")),
+            }
+        }
     }
     Ok(r)
 }
@@ -87,6 +118,10 @@ pub fn text(r: &CompareReport) -> String {
     let mut s = match &r.verdict {
         Verdict::Equivalent if r.method == "structure" => {
             "equivalent: the two programs have the same code up to renaming (see the note)\n"
+                .to_string()
+        }
+        Verdict::Equivalent if r.method == "abstraction" => {
+            "equivalent: every step decided alike on the two programs' interval abstractions (see the note)\n"
                 .to_string()
         }
         Verdict::Equivalent => format!(
