@@ -33,7 +33,10 @@
 //! are the hulls; a state whose intervals grew is expanded again. After
 //! [`WIDEN_AFTER`] growths a numeric interval is widened along a ladder of
 //! powers of two, and after [`CELL_AFTER`] growths straight to the hull of
-//! its cells, which bounds the number of growths. The result is a least
+//! its cells, which bounds the number of growths. When a round fails because
+//! the step could not be interpreted soundly (widening may give a divisor an
+//! interval holding zero), it is tried once more, widening only after
+//! [`WIDEN_AFTER_RETRY`] growths, before relevance is given up. The result is a least
 //! fixpoint: every concrete reachable state lies in some abstract state,
 //! and every step of the engine from it is matched by an abstract edge with
 //! the same input and outcome ([`super::step`]). Any key is sound; the key
@@ -61,6 +64,12 @@ pub const WIDEN_AFTER: u32 = 10;
 /// its cell's bound (the ladder alone climbs up to 31 rungs per bound, and
 /// each rung expands the state again).
 pub const CELL_AFTER: u32 = 20;
+
+/// [`WIDEN_AFTER`] when a round is tried again because the step could not
+/// be interpreted soundly: widening may have lost the precision the step
+/// needed (a divisor widened to an interval holding zero), so intervals
+/// grow exactly for longer. Bounded, like the ladder, so a round ends.
+pub const WIDEN_AFTER_RETRY: u32 = 100;
 
 /// Most pieces one successor is split into, one per combination of cells.
 pub const MAX_SPLIT: usize = 256;
@@ -748,17 +757,24 @@ pub fn explore_abstract_until(
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
     let mut last = None;
+    let mut widen_after = WIDEN_AFTER;
     for _ in 0..MAX_ROUNDS {
         let step = AbstractStep::new(p, m)
             .with_congruences(cells.congruence.clone())
             .tracking(tracked.iter().copied());
-        let (g, liveness) = match explore_keyed(&cells, &step, m, limits) {
+        let (g, liveness) = match explore_keyed(&cells, &step, m, limits, widen_after) {
             Ok(done) => done,
-            Err(why) => {
+            Err(RoundError::Limit(why)) => return last.ok_or(why),
+            Err(RoundError::Unsound(why)) => {
+                if last.is_none() && widen_after == WIDEN_AFTER {
+                    widen_after = WIDEN_AFTER_RETRY;
+                    continue;
+                }
                 if last.is_none() && cells.relevance.is_some() {
                     // Joining the slots relevance left out lost too much:
                     // key on every slot instead.
                     cells.relevance = None;
+                    widen_after = WIDEN_AFTER;
                     continue;
                 }
                 return last.ok_or(why);
@@ -812,13 +828,25 @@ struct Liveness {
     origins: Vec<rustc_hash::FxHashSet<Vec<i64>>>,
 }
 
-/// One exploration of the abstraction keyed by `cells`.
+/// Why one round of the abstraction stopped before its fixpoint.
+#[derive(Debug)]
+enum RoundError {
+    /// A limit ran out: no other round can do better in what is left.
+    Limit(String),
+    /// The step could not be interpreted soundly from some abstract state.
+    Unsound(Unsound),
+}
+
+/// One exploration of the abstraction keyed by `cells`, widening an
+/// interval after `widen_after` growths (straight to its cells after twice
+/// as many).
 fn explore_keyed(
     cells: &Cells,
     step: &AbstractStep,
     m: &Machine,
     limits: &AbsLimits,
-) -> Result<(AbsGraph, Liveness), Unsound> {
+    widen_after: u32,
+) -> Result<(AbsGraph, Liveness), RoundError> {
     let width = m.layout().state_width as usize;
     let mut live = Liveness::default();
     let mut g = AbsGraph {
@@ -851,7 +879,9 @@ fn explore_keyed(
         g.expansions += 1;
         if g.expansions.is_multiple_of(256) {
             if let Some(why) = budget.spent() {
-                return Err(why.replace("during the check", "during the abstraction"));
+                return Err(RoundError::Limit(
+                    why.replace("during the check", "during the abstraction"),
+                ));
             }
         }
         let mut edges = Vec::new();
@@ -861,7 +891,10 @@ fn explore_keyed(
         for input in 0..g.inputs.len() {
             let from = g.values[s as usize].clone();
             let mut posts = Vec::new();
-            for (outcome, post, written) in step.step_written(&from, input)? {
+            let steps = step
+                .step_written(&from, input)
+                .map_err(RoundError::Unsound)?;
+            for (outcome, post, written) in steps {
                 match outcome {
                     Outcome::Error(_) | Outcome::Blocked => {
                         if let (Outcome::Error(_), Some(r)) = (outcome, &cells.relevance) {
@@ -905,8 +938,9 @@ fn explore_keyed(
                                     old.iter().zip(&post).map(|(a, b)| a.join(*b)).collect();
                                 if &joined != old {
                                     growth[t as usize] += 1;
-                                    if growth[t as usize] > WIDEN_AFTER {
-                                        let to_cell = growth[t as usize] > CELL_AFTER;
+                                    if growth[t as usize] > widen_after {
+                                        let to_cell = growth[t as usize]
+                                            > widen_after * CELL_AFTER / WIDEN_AFTER;
                                         cells.widen(old, &mut joined, to_cell);
                                     }
                                     g.values[t as usize] = joined;
@@ -921,7 +955,9 @@ fn explore_keyed(
                             None => {
                                 let t = g.values.len() as StateId;
                                 if limits.max_states.is_some_and(|n| t as usize >= n) {
-                                    return Err(format!("more than {} abstract states", t));
+                                    return Err(RoundError::Limit(format!(
+                                        "more than {t} abstract states"
+                                    )));
                                 }
                                 index.insert(key, t);
                                 g.values.push(post);
@@ -1103,7 +1139,7 @@ mod tests {
         let cells = cells(&p, &m);
         assert!(cells.relevance.is_some());
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
-        let (first, _) = explore_keyed(&cells, &step, &m, &limits).expect("explores");
+        let (first, _) = explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER).expect("explores");
         assert_eq!(first.error_labels(), [0, 1, 2]);
         // Refined: s is kept in mode 2, and only the reachable labels remain.
         let g = explore_abstract(&p, &m, &limits).expect("explores");

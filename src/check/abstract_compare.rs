@@ -78,10 +78,15 @@ pub fn prove(
         .collect::<Option<_>>()
         .filter(|_| ma.input_names.len() == mb.input_names.len())
         .ok_or("the input alphabets differ")?;
-    let ga = explore_abstract_until(pa, ma, limits, decides_every_step)
-        .map_err(|w| format!("first program: {w}"))?;
-    let gb = explore_abstract_until(pb, mb, limits, decides_every_step)
-        .map_err(|w| format!("second program: {w}"))?;
+    // The two abstractions are independent: one thread each.
+    let (ga, gb) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| explore_abstract_until(pa, ma, limits, decides_every_step));
+        let b = explore_abstract_until(pb, mb, limits, decides_every_step);
+        let a = a.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (a, b)
+    });
+    let ga = ga.map_err(|w| format!("first program: {w}"))?;
+    let gb = gb.map_err(|w| format!("second program: {w}"))?;
     let mut index: FxHashMap<(Set, Set), usize> = FxHashMap::default();
     // Per pair: the pair it was reached from and the input, for messages.
     let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, 0)];

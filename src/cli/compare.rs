@@ -25,6 +25,10 @@ pub struct Args {
     /// Print a JSON report instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Do not try the proof on the interval abstractions (structure and
+    /// lockstep search only; for measurements and cross-checks).
+    #[arg(long)]
+    pub no_abstraction: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -44,6 +48,7 @@ pub fn solve(
     a: &str,
     b: &str,
     limits: &LimitArgs,
+    abstraction: bool,
 ) -> Result<CompareReport, Box<dyn std::error::Error>> {
     let pa = frontend::load(a)?;
     let pb = frontend::load(b)?;
@@ -55,8 +60,13 @@ pub fn solve(
     // Without a proof by shape, try one on the two abstractions.
     let abstraction = match &structure {
         Ok(_) => Err(String::new()),
+        Err(_) if !abstraction => Err("not tried (--no-abstraction)".to_string()),
         Err(_) => {
-            let share = crate::absint::AbsLimits::share_of(&limits, start);
+            // The proof that can answer for large programs: half the time.
+            let share = crate::absint::AbsLimits {
+                deadline: limits.timeout.map(|t| start + t / 2),
+                ..crate::absint::AbsLimits::share_of(&limits, start)
+            };
             abstract_compare::prove((&pa, &ma), (&pb, &mb), &share)
         }
     };
@@ -163,7 +173,7 @@ pub fn text(r: &CompareReport) -> String {
 
 /// Runs `rigor compare`.
 pub fn run(args: &Args) -> CliResult {
-    let r = solve(&args.a, &args.b, &args.limits)?;
+    let r = solve(&args.a, &args.b, &args.limits, !args.no_abstraction)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
