@@ -48,7 +48,7 @@ pub fn solve(
     a: &str,
     b: &str,
     limits: &LimitArgs,
-    abstraction: bool,
+    try_abstraction: bool,
 ) -> Result<CompareReport, Box<dyn std::error::Error>> {
     let pa = frontend::load(a)?;
     let pb = frontend::load(b)?;
@@ -60,7 +60,7 @@ pub fn solve(
     // Without a proof by shape, try one on the two abstractions.
     let abstraction = match &structure {
         Ok(_) => Err(String::new()),
-        Err(_) if !abstraction => Err("not tried (--no-abstraction)".to_string()),
+        Err(_) if !try_abstraction => Err("not tried (--no-abstraction)".to_string()),
         Err(_) => {
             // The proof that can answer for large programs: half the time.
             let share = crate::absint::AbsLimits {
@@ -73,54 +73,58 @@ pub fn solve(
     // The lockstep search gets what the proofs left of the time.
     limits.timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
     if structure.is_ok() || abstraction.is_ok() {
-        // Proved by shape; the lockstep search only runs as a bounded
-        // sanity check (a difference here would be a bug in the proof).
+        // Proved; the lockstep search only runs as a bounded sanity check
+        // (a difference here would be a bug in the proof).
         limits.max_states = Some(limits.max_states.unwrap_or(u64::MAX).min(SANITY_PAIRS));
     }
     let mut r = compare(&ma, &mb, a, b, &limits)?;
-    match structure {
-        Ok(c) => match r.verdict {
+    // The proof, if any: its method and what it rests on.
+    let proof = match (structure, abstraction) {
+        (Ok(c), _) => Some((
+            "structure",
+            format!(
+                "proved by the shape of the code: {} globals ({} with renamed values) and {} functions correspond",
+                c.globals, c.renamed, c.functions
+            ),
+        )),
+        (Err(shape), abstraction) => {
+            r.notes
+                .push(format!("not provable by the shape of the code: {shape}"));
+            match abstraction {
+                Ok(p) => Some((
+                    "abstraction",
+                    format!(
+                        "proved on the interval abstractions ({} and {} abstract states): {} pairs of abstract-state sets, every step decided and the same on both sides",
+                        p.states_a, p.states_b, p.pairs
+                    ),
+                )),
+                Err(why) => {
+                    r.notes
+                        .push(format!("not provable on the abstractions: {why}"));
+                    None
+                }
+            }
+        }
+    };
+    if let Some((method, note)) = proof {
+        match r.verdict {
             Verdict::Unknown | Verdict::Equivalent => {
                 r.verdict = Verdict::Equivalent;
-                r.method = "structure";
+                r.method = method;
                 r.notes.push(format!(
-                    "proved by the shape of the code: {} globals ({} with renamed values) and {} functions correspond; {} state pairs also explored in lockstep without a difference",
-                    c.globals, c.renamed, c.functions, r.pairs
+                    "{note}; {} state pairs also explored in lockstep without a difference",
+                    r.pairs
                 ));
             }
-            _ => r.notes.push(
-                "internal: the code looked alike but the programs differ; the difference wins"
-                    .into(),
-            ),
-        },
-        Err(why) => {
-            r.notes
-                .push(format!("not provable by the shape of the code: {why}"));
-            match abstraction {
-                Ok(proof) => match r.verdict {
-                    Verdict::Unknown | Verdict::Equivalent => {
-                        r.verdict = Verdict::Equivalent;
-                        r.method = "abstraction";
-                        r.notes.push(format!(
-                            "proved on the interval abstractions ({} and {} abstract states): {} pairs of abstract-state sets, every step decided and the same on both sides; {} state pairs also explored in lockstep without a difference",
-                            proof.states_a, proof.states_b, proof.pairs, r.pairs
-                        ));
-                    }
-                    _ => r.notes.push(
-                        "internal: the abstractions agreed but the programs differ; the difference wins"
-                            .into(),
-                    ),
-                },
-                Err(why) => r
-                    .notes
-                    .push(format!("not provable on the abstractions: {why}")),
-            }
+            _ => r.notes.push(format!(
+                "internal: proved by {method} but the programs differ; the difference wins"
+            )),
         }
     }
     Ok(r)
 }
 
-/// State pairs explored to sanity-check an equivalence proved by structure.
+/// State pairs explored to sanity-check an equivalence proved without it.
 const SANITY_PAIRS: u64 = 200_000;
 
 /// The text form of a report.
