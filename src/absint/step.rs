@@ -283,12 +283,21 @@ impl<'a> AbstractStep<'a> {
                     .map_err(|w| format!("{loc}: {w}"))?;
                 out.push(path);
             }
-            Stmt::If(c, then_, else_) => {
-                let yes = self.assume(path.clone(), c, true)?;
-                let no = self.assume(path, c, false)?;
-                out.extend(self.block(then_, yes, depth)?);
-                out.extend(self.block(else_, no, depth)?);
-            }
+            Stmt::If(c, then_, else_) => match self.decided(c, &path) {
+                // Most conditions of a RERS step are decided (another
+                // input, another mode): the other branch would be empty,
+                // so the run is not copied for it.
+                Some(truth) => {
+                    let taken = self.assume(path, c, truth)?;
+                    out.extend(self.block(if truth { then_ } else { else_ }, taken, depth)?);
+                }
+                None => {
+                    let yes = self.assume(path.clone(), c, true)?;
+                    let no = self.assume(path, c, false)?;
+                    out.extend(self.block(then_, yes, depth)?);
+                    out.extend(self.block(else_, no, depth)?);
+                }
+            },
             Stmt::While(..) => return Err("loops are not interpreted over intervals".into()),
             Stmt::Call(f, args, loc) => {
                 for r in self
@@ -357,6 +366,18 @@ impl<'a> AbstractStep<'a> {
             Stmt::Assume(c) => out.extend(self.assume(path, c, true)?),
         }
         Ok(())
+    }
+
+    /// The value `c` has in every run of `path`, if it has one and its
+    /// evaluation cannot fault: then [`AbstractStep::assume`] of the other
+    /// value has no run (it evaluates the same operands).
+    fn decided(&self, c: &Expr, path: &Path) -> Option<bool> {
+        let v = self.eval(c, path).ok()?;
+        match (v.may_be_true(), v.may_be_false()) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        }
     }
 
     /// Calls `emit` once per output symbol whose value lies in `v`, with a
