@@ -210,6 +210,16 @@ fn structure_proves_every_2017_and_2019_training_pair() {
     }
 }
 
+/// A copy of the program `original` with its text replaced by `text`, in a
+/// fresh temporary folder (kept alive by the returned guard) and under the
+/// same file name.
+fn planted_copy(original: &Path, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = tmp.path().join(original.file_name().expect("a file name"));
+    std::fs::write(&path, text).expect("write");
+    (tmp, path)
+}
+
 /// A planted reordering of two dependent assignments (`a183 = ...` moved
 /// after `a169 = ((a120 / a183) + 10)`, which reads it) in the Java copy of
 /// 2017 P11: the structural proof must fail, while moving it after an
@@ -223,9 +233,7 @@ fn structure_rejects_a_planted_dependent_reordering() {
     let moved = "    \ta183 = (a74 - -2);\n";
     let at = text.find(moved).expect("the assignment is there");
     let prove_with = |mutated: String| {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let path = tmp.path().join("Problem11.java");
-        std::fs::write(&path, mutated).expect("write");
+        let (_tmp, path) = planted_copy(&j, &mutated);
         let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
         let b = rigor::frontend::load(&path.to_string_lossy()).expect("Java parses");
         rigor::check::structural::prove(&a, &b)
@@ -295,17 +303,14 @@ fn abstraction_does_not_prove_a_planted_output_change() {
     let c = dir.join("2019/seq-ltl/Problem2/Problem2.c");
     let j = dir.join("2019/seq-ltl/Problem2/Problem2.java");
     let text = std::fs::read_to_string(&j).expect("read");
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mutated = tmp.path().join("Problem2.java");
-    std::fs::write(
-        &mutated,
-        text.replacen(
+    let (_tmp, mutated) = planted_copy(
+        &j,
+        &text.replacen(
             "System.out.println(\"T\");",
             "System.out.println(\"U\");",
             1,
         ),
-    )
-    .expect("write");
+    );
     let (r, code) = compare_json(&c, &mutated);
     assert_eq!(r["verdict"], "different", "{r}");
     assert_eq!(r["inputs"], serde_json::json!(["E", "G", "I", "C"]), "{r}");
@@ -369,9 +374,7 @@ fn compare_finds_a_planted_mutation() {
         &text[..at],
         &text[at + needle.len()..]
     );
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mj = tmp.path().join("Problem1.java");
-    std::fs::write(&mj, mutated).expect("write");
+    let (_tmp, mj) = planted_copy(&j, &mutated);
     let out = Command::new(rigor_bin())
         .args(["compare", "--json", "--quiet"])
         .arg(&c)
@@ -611,9 +614,7 @@ fn compare_by_structure_and_its_planted_mutation() {
     let needle = " = \"e\";";
     let at = text.rfind(needle).expect("a field is set to \"e\"");
     let mutated = format!("{} = \"f\";{}", &text[..at], &text[at + needle.len()..]);
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mj = tmp.path().join("Problem1.java");
-    std::fs::write(&mj, mutated).expect("write");
+    let (_tmp, mj) = planted_copy(&j, &mutated);
     let (code, r) = run(&mj);
     assert_ne!(r["method"], "structure", "{r}");
     assert_ne!(code, Some(0), "{r}");
