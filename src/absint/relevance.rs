@@ -62,14 +62,15 @@ impl Atom {
     }
 }
 
-/// A guarded block: the enclosing site, the comparisons that must hold
-/// besides the enclosing ones for it to run, and the slots it reads when
-/// it does. Sites come after their enclosing site.
+/// A guarded block: the comparisons that must hold besides the enclosing
+/// ones for it to run, and the slots it reads when it does. Sites are
+/// listed in preorder: the sites it encloses follow it, up to `end`.
 #[derive(Clone, Debug)]
 struct Site {
-    parent: Option<u32>,
     atoms: Vec<Atom>,
     reads: Vec<u32>,
+    /// One past the last site it encloses.
+    end: u32,
 }
 
 /// The sites of a program and how often each slot decides one.
@@ -81,13 +82,14 @@ pub struct Relevance {
     /// Per slot: kept in every state (pointers: joining two makes a read
     /// through them name every array).
     always: Vec<bool>,
-    /// The slots some comparison of a site is on: all [`Relevance::relevant`]
-    /// looks at.
-    compared: Vec<u32>,
-    /// Results of [`Relevance::relevant`] by the intervals of the compared
-    /// slots (a program with thousands of sites asks again and again for
-    /// the few combinations its modes take).
-    memo: Mutex<FxHashMap<Vec<Interval>, Vec<bool>>>,
+    /// The slots some comparison of a site is on, each with the sorted
+    /// constants it is compared with: all [`Relevance::relevant`] looks at.
+    compared: Vec<(u32, Vec<i64>)>,
+    /// Results of [`Relevance::relevant`] by where the compared slots'
+    /// bounds lie among their constants ([`Relevance::memo_key`]; a
+    /// program with thousands of sites asks again and again for the few
+    /// combinations its modes take).
+    memo: Mutex<FxHashMap<Vec<u32>, Vec<bool>>>,
 }
 
 /// Most results [`Relevance`] remembers before it starts afresh (each
@@ -227,8 +229,10 @@ impl Builder<'_> {
         }
     }
 
-    /// Adds the sites of `stmts`, run inside site `parent`.
-    fn block(&mut self, stmts: &[Stmt], parent: Option<u32>, depth: u32) {
+    /// Adds the sites of `stmts` (the sites of an `if`'s then-branch are
+    /// enclosed by its own site; those of its else-branch run under the
+    /// enclosing comparisons, and follow it).
+    fn block(&mut self, stmts: &[Stmt], depth: u32) {
         if self.too_big || depth > MAX_DEPTH || self.sites.len() > MAX_SITES {
             self.too_big = true;
             return;
@@ -241,37 +245,39 @@ impl Builder<'_> {
                     self.conjuncts(c, &mut atoms);
                     let mut cond_reads = Vec::new();
                     self.reads(c, &mut cond_reads);
-                    let site = self.push(parent, atoms, cond_reads);
-                    self.block(then, Some(site), depth + 1);
-                    // The else branch runs under the enclosing comparisons.
-                    self.block(other, parent, depth + 1);
+                    let site = self.push(atoms, cond_reads);
+                    self.block(then, depth + 1);
+                    self.sites[site].end = self.sites.len() as u32;
+                    self.block(other, depth + 1);
                 }
                 Stmt::While(c, body) => {
                     self.reads(c, &mut reads);
-                    self.block(body, parent, depth + 1);
+                    self.block(body, depth + 1);
                 }
                 Stmt::Call(f, args, _) => {
                     args.iter().for_each(|a| self.reads(a, &mut reads));
                     let body = &self.p.function(*f).body;
-                    self.block(body, parent, depth + 1);
+                    self.block(body, depth + 1);
                 }
                 other => self.stmt_reads(other, &mut reads),
             }
         }
         if !reads.is_empty() {
-            self.push(parent, Vec::new(), reads);
+            self.push(Vec::new(), reads);
         }
     }
 
-    fn push(&mut self, parent: Option<u32>, atoms: Vec<Atom>, mut reads: Vec<u32>) -> u32 {
+    /// Adds a site enclosing nothing (yet); returns its index.
+    fn push(&mut self, atoms: Vec<Atom>, mut reads: Vec<u32>) -> usize {
         reads.sort_unstable();
         reads.dedup();
+        let at = self.sites.len();
         self.sites.push(Site {
-            parent,
             atoms,
             reads,
+            end: at as u32 + 1,
         });
-        self.sites.len() as u32 - 1
+        at
     }
 }
 
@@ -285,7 +291,7 @@ impl Relevance {
             sites: Vec::new(),
             too_big: false,
         };
-        b.block(&p.function(p.step).body, None, 0);
+        b.block(&p.function(p.step).body, 0);
         if b.too_big {
             return None;
         }
@@ -298,22 +304,26 @@ impl Relevance {
                 }
             }
         }
-        // A comparison counts once for each site it encloses.
+        // A comparison counts once for each site it encloses (itself
+        // included).
         let mut priority = vec![0u32; width];
-        for site in &b.sites {
-            let mut at = Some(site);
-            while let Some(s) = at {
-                for a in &s.atoms {
-                    priority[a.slot as usize] += 1;
-                }
-                at = s.parent.map(|p| &b.sites[p as usize]);
+        for (k, site) in b.sites.iter().enumerate() {
+            for a in &site.atoms {
+                priority[a.slot as usize] += site.end - k as u32;
             }
         }
-        let mut compared: Vec<u32> = (b.sites.iter())
-            .flat_map(|site| site.atoms.iter().map(|a| a.slot))
+        let mut atoms: Vec<(u32, i64)> = (b.sites.iter())
+            .flat_map(|site| site.atoms.iter().map(|a| (a.slot, a.value)))
             .collect();
-        compared.sort_unstable();
-        compared.dedup();
+        atoms.sort_unstable();
+        atoms.dedup();
+        let mut compared: Vec<(u32, Vec<i64>)> = Vec::new();
+        for (slot, value) in atoms {
+            match compared.last_mut() {
+                Some((s, values)) if *s == slot => values.push(value),
+                _ => compared.push((slot, vec![value])),
+            }
+        }
         Some(Relevance {
             sites: b.sites,
             priority,
@@ -327,7 +337,7 @@ impl Relevance {
     /// read by a site that may run in `s`, or it is the chosen witness that
     /// a site cannot, or it is a pointer.
     pub fn relevant(&self, s: &[Interval]) -> Vec<bool> {
-        let key: Vec<Interval> = self.compared.iter().map(|&k| s[k as usize]).collect();
+        let key = self.memo_key(s);
         // A poisoned lock only means another thread panicked mid-insert:
         // the memo is a cache, so start it afresh.
         let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
@@ -342,23 +352,41 @@ impl Relevance {
         rel
     }
 
+    /// What [`Relevance::relevant`] depends on: for each compared slot,
+    /// where its bounds lie among the constants it is compared with (below
+    /// the k-th constant: `2k`, equal to it: `2k + 1`). Every comparison
+    /// of a site is decided by these positions, so the result is too.
+    fn memo_key(&self, s: &[Interval]) -> Vec<u32> {
+        let position = |v: i64, values: &[i64]| {
+            let below = values.partition_point(|&c| c < v);
+            2 * below as u32 + u32::from(values.get(below) == Some(&v))
+        };
+        let mut key = Vec::with_capacity(2 * self.compared.len());
+        for (slot, values) in &self.compared {
+            let x = s[*slot as usize];
+            key.push(position(x.lo, values));
+            key.push(position(x.hi, values));
+        }
+        key
+    }
+
     /// [`Relevance::relevant`], computed.
     fn compute(&self, s: &[Interval]) -> Vec<bool> {
         let mut rel = self.always.clone();
-        // Per site: whether it cannot run in `s`; an enclosed site cannot
-        // if its enclosing one cannot, and needs no witness of its own.
-        let mut refuted = vec![false; self.sites.len()];
+        // The sites that cannot run in `s` by a comparison of their own;
+        // the sites they enclose cannot either, and need no witness.
         let mut own_refuted = Vec::new();
-        for (k, site) in self.sites.iter().enumerate() {
-            if site.parent.is_some_and(|p| refuted[p as usize]) {
-                refuted[k] = true;
-            } else if site.atoms.iter().any(|a| a.refuted_by(s[a.slot as usize])) {
-                refuted[k] = true;
+        let mut k = 0;
+        while k < self.sites.len() {
+            let site = &self.sites[k];
+            if site.atoms.iter().any(|a| a.refuted_by(s[a.slot as usize])) {
                 own_refuted.push(site);
+                k = site.end as usize;
             } else {
                 for &r in &site.reads {
                     rel[r as usize] = true;
                 }
+                k += 1;
             }
         }
         for site in own_refuted {
@@ -434,5 +462,77 @@ mod tests {
         };
         assert!(ne.refuted_by(Interval::point(3)));
         assert!(!ne.refuted_by(Interval::new(3, 4).unwrap()));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The memo key holds all the result depends on: moving bounds
+        /// within the gaps between the compared constants (the key stays
+        /// the same) leaves the result as it was, and the memo answers as
+        /// the computation does.
+        #[test]
+        fn the_memo_key_decides_the_result(
+            picks in proptest::collection::vec((0usize..64, 0usize..64, 0u64..u64::MAX), 16)
+        ) {
+            let (p, m) = modes();
+            let r = Relevance::new(&p, &m).expect("small program");
+            let width = m.layout().state_width as usize;
+            let constants = |k: usize| -> Vec<i64> {
+                (r.compared.iter())
+                    .find(|(slot, _)| *slot as usize == k)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            };
+            // A bound near a compared constant, and another in its gap.
+            let near = |k: usize, i: usize| -> i64 {
+                let c = constants(k);
+                match c.len() {
+                    0 => i as i64 - 32,
+                    n => c[i % n] + (i / n % 3) as i64 - 1,
+                }
+            };
+            let moved = |k: usize, b: i64, seed: u64| -> i64 {
+                let c = constants(k);
+                if c.contains(&b) {
+                    return b;
+                }
+                let above = c.partition_point(|&v| v < b);
+                let lo = if above == 0 { i32::MIN as i64 } else { c[above - 1] + 1 };
+                let hi = c.get(above).map_or(i32::MAX as i64, |v| v - 1);
+                lo + (seed % (hi - lo + 1) as u64) as i64
+            };
+            let s: Vec<Interval> = (0..width)
+                .map(|k| {
+                    let (i, j, _) = picks[k % picks.len()];
+                    let (a, b) = (near(k, i), near(k, j));
+                    Interval::new(a.min(b), a.max(b)).expect("ordered bounds")
+                })
+                .collect();
+            let t: Vec<Interval> = (s.iter().enumerate())
+                .map(|(k, x)| {
+                    let seed = picks[k % picks.len()].2;
+                    let (a, b) = (moved(k, x.lo, seed), moved(k, x.hi, seed.rotate_left(17)));
+                    Interval::new(a.min(b), a.max(b)).expect("ordered bounds")
+                })
+                .collect();
+            proptest::prop_assert_eq!(r.memo_key(&s), r.memo_key(&t));
+            proptest::prop_assert_eq!(r.compute(&s), r.compute(&t));
+            proptest::prop_assert_eq!(r.relevant(&s), r.compute(&s));
+            proptest::prop_assert_eq!(r.relevant(&t), r.compute(&s));
+            // One bound of one slot moved anywhere near another constant:
+            // a memo key that missed it would answer with `s`'s result.
+            for (k, &(i, j, seed)) in picks.iter().enumerate() {
+                let slot = (seed % width as u64) as usize;
+                let mut u = s.clone();
+                let b = near(slot, i + j + k);
+                u[slot] = if seed % 2 == 0 {
+                    Interval::new(b.min(u[slot].hi), u[slot].hi.max(b))
+                } else {
+                    Interval::new(u[slot].lo.min(b), b.max(u[slot].lo))
+                }
+                .expect("ordered bounds");
+                proptest::prop_assert_eq!(r.relevant(&u), r.compute(&u));
+            }
+        }
     }
 }
