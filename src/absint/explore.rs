@@ -928,9 +928,26 @@ fn explore_keyed(
                     continue;
                 }
                 let mut targets = Vec::new();
-                for post in cells.split(post.clone(), MAX_SPLIT) {
+                // The pieces of one key are joined first, one target each: a
+                // successor split into 200 pieces of one key (the stale
+                // slots split too) is one growth of its state, not 199.
+                let mut groups: Vec<(Vec<i64>, Vec<Vec<i64>>, AbsState)> = Vec::new();
+                let mut group_of: FxHashMap<Vec<i64>, usize> = FxHashMap::default();
+                for piece in cells.split(post.clone(), MAX_SPLIT) {
+                    let (key, coarse) = cells.keys(&piece);
+                    if let Some(&i) = group_of.get(&key) {
+                        let (_, origins, joined) = &mut groups[i];
+                        for (a, b) in joined.iter_mut().zip(&piece) {
+                            *a = a.join(*b);
+                        }
+                        origins.extend(coarse);
+                    } else {
+                        group_of.insert(key.clone(), groups.len());
+                        groups.push((key, coarse.into_iter().collect(), piece));
+                    }
+                }
+                for (key, coarse, post) in groups {
                     let target = {
-                        let (key, coarse) = cells.keys(&post);
                         match index.get(&key) {
                             Some(&t) => {
                                 let old = &g.values[t as usize];
