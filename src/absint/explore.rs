@@ -36,7 +36,9 @@
 //! its cells, which bounds the number of growths. When a round fails because
 //! the step could not be interpreted soundly (widening may give a divisor an
 //! interval holding zero), it is tried once more, widening only after
-//! [`WIDEN_AFTER_RETRY`] growths, before relevance is given up. The result is a least
+//! [`WIDEN_AFTER_RETRY`] growths, before relevance is given up; so is a
+//! first round that completes but is not precise enough for a caller that
+//! says what it needs ([`explore_abstract_until`]). The result is a least
 //! fixpoint: every concrete reachable state lies in some abstract state,
 //! and every step of the engine from it is matched by an abstract edge with
 //! the same input and outcome ([`super::step`]). Any key is sound; the key
@@ -66,9 +68,10 @@ pub const WIDEN_AFTER: u32 = 10;
 pub const CELL_AFTER: u32 = 20;
 
 /// [`WIDEN_AFTER`] when a round is tried again because the step could not
-/// be interpreted soundly: widening may have lost the precision the step
-/// needed (a divisor widened to an interval holding zero), so intervals
-/// grow exactly for longer. Bounded, like the ladder, so a round ends.
+/// be interpreted soundly, or its result did not decide what the caller
+/// needs: widening may have lost the precision the step needed (a divisor
+/// widened to an interval holding zero), so intervals grow exactly for
+/// longer. Bounded, like the ladder, so a round ends.
 pub const WIDEN_AFTER_RETRY: u32 = 100;
 
 /// Most pieces one successor is split into, one per combination of cells.
@@ -742,17 +745,35 @@ pub const MAX_ROUNDS: usize = 12;
 /// until nothing is learnt or [`MAX_ROUNDS`]. Every round's result is a
 /// sound abstraction; the last one that completes is returned.
 pub fn explore_abstract(p: &Program, m: &Machine, limits: &AbsLimits) -> Result<AbsGraph, Unsound> {
-    explore_abstract_until(p, m, limits, |_| false)
+    rounds(p, m, limits, |_| false, false)
 }
 
 /// [`explore_abstract`], stopping at the first round whose result `enough`
 /// accepts (every round's result is sound; later rounds are only more
-/// precise, and may take much longer).
+/// precise, and may take much longer). A first round that completes but is
+/// not enough is tried once more with the same keys, widening only after
+/// [`WIDEN_AFTER_RETRY`] growths, before any key is refined: widening may
+/// be what lost the precision (the Java version of the 2019 challenge LTL
+/// problem 5 joins modes whose intervals then widen to `[116, i32::MAX]`,
+/// and a later guard splits there), while a refinement round keys on more
+/// slots and may be far larger.
 pub fn explore_abstract_until(
     p: &Program,
     m: &Machine,
     limits: &AbsLimits,
+    enough: impl FnMut(&AbsGraph) -> bool,
+) -> Result<AbsGraph, Unsound> {
+    rounds(p, m, limits, enough, true)
+}
+
+/// The rounds of [`explore_abstract_until`]; `widen_later_first`: try a
+/// first round that is not `enough` again with later widening.
+fn rounds(
+    p: &Program,
+    m: &Machine,
+    limits: &AbsLimits,
     mut enough: impl FnMut(&AbsGraph) -> bool,
+    widen_later_first: bool,
 ) -> Result<AbsGraph, Unsound> {
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
@@ -782,6 +803,11 @@ pub fn explore_abstract_until(
         };
         if enough(&g) {
             return Ok(g);
+        }
+        if widen_later_first && last.is_none() && widen_after == WIDEN_AFTER {
+            widen_after = WIDEN_AFTER_RETRY;
+            last = Some(g);
+            continue;
         }
         let finer = finer_congruences(p, m, &mut cells, &step.fired());
         let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
