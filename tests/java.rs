@@ -306,11 +306,11 @@ fn abstraction_proves_2019_challenge_ltl_pairs_1_to_4_and_7() {
     }
 }
 
-/// Problem 5: the Java abstraction's first round widens joined modes to
-/// `[116, i32::MAX]` and leaves steps undecided; the round tried again
-/// with later widening decides every step (2 379 abstract states against
-/// the C side's 1 479), and the two agree. About a minute on two cores;
-/// the limit leaves room for a loaded machine.
+/// Problem 5: the first round of the Java abstraction (widening after 10
+/// growths) leaves steps undecided; the round tried again with later
+/// widening decides every step (2 379 abstract states against the C
+/// side's 1 479), and the two agree. About a minute on two cores; the
+/// limit leaves room for a loaded machine.
 #[test]
 fn abstraction_proves_2019_challenge_ltl_pair_5() {
     let Some(dir) = rers_dir() else { return };
