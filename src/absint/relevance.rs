@@ -317,13 +317,9 @@ impl Relevance {
             .collect();
         atoms.sort_unstable();
         atoms.dedup();
-        let mut compared: Vec<(u32, Vec<i64>)> = Vec::new();
-        for (slot, value) in atoms {
-            match compared.last_mut() {
-                Some((s, values)) if *s == slot => values.push(value),
-                _ => compared.push((slot, vec![value])),
-            }
-        }
+        let compared = (atoms.chunk_by(|a, b| a.0 == b.0))
+            .map(|run| (run[0].0, run.iter().map(|&(_, v)| v).collect()))
+            .collect();
         Some(Relevance {
             sites: b.sites,
             priority,
