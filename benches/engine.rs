@@ -6,7 +6,8 @@
 //! P13 stop at `$RIGOR_BENCH_STATES` states (default 5,000,000).
 
 use rigor::engine::Machine;
-use rigor::explore::{explore, Limits, Options};
+use rigor::explore::{explore, Options};
+use rigor::system::{peak_resident_bytes, Budget, System};
 use std::time::Instant;
 
 fn main() {
@@ -32,10 +33,7 @@ fn main() {
         // Engine alone: every input from the first 100,000 states.
         let sample = explore(
             &m,
-            &Limits {
-                max_states: Some(100_000),
-                ..Default::default()
-            },
+            &Budget::unlimited().with_max_states(100_000),
             &Options::default(),
         );
         let mut states = Vec::new();
@@ -66,15 +64,11 @@ fn main() {
         let t = Instant::now();
         let ex = explore(
             &m,
-            &Limits {
-                max_states: Some(cap),
-                ..Default::default()
-            },
+            &Budget::unlimited().with_max_states(cap),
             &Options::default(),
         );
         let secs = t.elapsed().as_secs_f64();
-        let peak =
-            rigor::explore::bfs::peak_resident_bytes().unwrap_or(0) as f64 / (1 << 20) as f64;
+        let peak = peak_resident_bytes().unwrap_or(0) as f64 / (1 << 20) as f64;
         println!(
             "{:<10} {:>12.0} {:>14} {:>10.2} {:>12.0} {:>9} {:>10.0}",
             format!("P{p}"),

@@ -7,7 +7,8 @@
 
 use rigor::abbadingo;
 use rigor::engine::Machine;
-use rigor::explore::{explore, Limits, Options};
+use rigor::explore::{explore, Options};
+use rigor::system::Budget;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,20 +33,15 @@ fn main() {
         // Through the text format, as `--seed-log` reads it.
         let log = abbadingo::parse("log", &abbadingo::write(&runs)).expect("own log parses");
         let seeds = log.input_sequences(&m).expect("own inputs");
-        let limits = Limits {
-            max_states: Some(max_states),
-            ..Limits::default()
-        };
+        let limits = Budget::unlimited().with_max_states(max_states);
         let run = |seeds: Vec<Vec<usize>>| {
             explore(
                 &m,
                 &limits,
                 &Options {
-                    keep_graph: false,
                     stop_when_all_errors_found: true,
-                    progress: false,
                     seeds,
-                    wanted_errors: None,
+                    ..Options::default()
                 },
             )
         };

@@ -1,15 +1,47 @@
 //! Abbadingo execution logs (RERS industrial tracks): a header line
 //! `TRACES SYMBOLS` (number of traces, size of the alphabet), then one trace
 //! per line, `LABEL LENGTH i1 o1 i2 o2 ...` with LENGTH = 2n symbols
-//! alternating input and output. Reading, replaying through a program, and
-//! generating logs from a program's own runs.
+//! alternating input and output. Reading, replaying through any
+//! [`System`] (a program, a `.dot`/`.aut` model), and generating logs from a
+//! system's own runs.
 
 use std::collections::HashSet;
 
-use crate::engine::Machine;
-use crate::error::{read_text, Error, Result};
-use crate::explore::graph::{Outcome, StateGraph};
-use crate::lts::ERROR_LABEL;
+use rand::{Rng, SeedableRng};
+
+use crate::source::{read_text, Diagnostic, ReadError};
+use crate::system::{Outcome, System, ERROR_LABEL};
+
+/// A log that cannot be read, or does not fit the system it is run on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The text is not an Abbadingo log.
+    #[error(transparent)]
+    Syntax(Diagnostic),
+    /// A symbol is not in the system's alphabet.
+    #[error(transparent)]
+    Alphabet(Diagnostic),
+}
+
+impl LogError {
+    /// The located message, where there is one.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            LogError::Read(_) => None,
+            LogError::Syntax(d) | LogError::Alphabet(d) => Some(d),
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, LogError>;
+
+/// A syntax error at a place in the log.
+fn syntax(file: &str, line: u32, col: u32, message: impl Into<String>) -> LogError {
+    LogError::Syntax(Diagnostic::at(file, line, col, message))
+}
 
 /// A symbol of a trace with its 1-based column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +103,7 @@ fn words(line: &str) -> Vec<(&str, u32)> {
 
 fn number(file: &str, ln: u32, (w, col): (&str, u32), what: &str) -> Result<u32> {
     w.parse().map_err(|_| {
-        Error::at(
+        syntax(
             file,
             ln,
             col,
@@ -88,11 +120,11 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         .filter(|(_, l)| !l.trim().is_empty());
     let (hl, header) = lines
         .next()
-        .ok_or_else(|| Error::file(file, "empty log, expected a header `TRACES SYMBOLS`"))?;
+        .ok_or_else(|| syntax(file, 0, 0, "empty log, expected a header `TRACES SYMBOLS`"))?;
     let hl = hl as u32 + 1;
     let hw = words(header);
     if hw.len() != 2 {
-        return Err(Error::at(
+        return Err(syntax(
             file,
             hl,
             1,
@@ -107,7 +139,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         let ln = ln as u32 + 1;
         let w = words(line);
         if w.len() < 2 {
-            return Err(Error::at(
+            return Err(syntax(
                 file,
                 ln,
                 w.first().map_or(1, |x| x.1),
@@ -116,7 +148,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         }
         let label = number(file, ln, w[0], "the label 0 or 1")?;
         if label > 1 {
-            return Err(Error::at(
+            return Err(syntax(
                 file,
                 ln,
                 w[0].1,
@@ -127,7 +159,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         let syms = &w[2..];
         if len as usize != syms.len() {
             let col = syms.get(len as usize).map_or(w[1].1, |s| s.1);
-            return Err(Error::at(
+            return Err(syntax(
                 file,
                 ln,
                 col,
@@ -135,7 +167,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
             ));
         }
         if len % 2 == 1 {
-            return Err(Error::at(
+            return Err(syntax(
                 file,
                 ln,
                 w[1].1,
@@ -144,7 +176,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         }
         for &(s, col) in syms {
             if alphabet.insert(s.to_string()) && alphabet.len() as u32 > alphabet_size {
-                return Err(Error::at(
+                return Err(syntax(
                     file,
                     ln,
                     col,
@@ -168,7 +200,7 @@ pub fn parse(file: &str, text: &str) -> Result<Log> {
         });
     }
     if traces.len() as u32 != n_traces {
-        return Err(Error::at(
+        return Err(syntax(
             file,
             hl,
             hw[0].1,
@@ -208,51 +240,58 @@ pub fn write(traces: &[Vec<String>]) -> String {
 
 impl Log {
     /// The input indices of every trace labelled 1, for seeding an
-    /// exploration; an input the program does not have is an error.
-    pub fn input_sequences(&self, m: &Machine) -> Result<Vec<Vec<usize>>> {
+    /// exploration; an input the system does not have is an error.
+    pub fn input_sequences<S: System>(&self, sys: &S) -> Result<Vec<Vec<usize>>> {
         let mut out = Vec::new();
         for t in self.traces.iter().filter(|t| t.label == 1) {
             let mut seq = Vec::new();
             for (i, _) in t.steps() {
-                seq.push(self.input_index(m, t, i)?);
+                seq.push(self.input_index(sys, t, i)?);
             }
             out.push(seq);
         }
         Ok(out)
     }
 
-    fn input_index(&self, m: &Machine, t: &Trace, i: &Symbol) -> Result<usize> {
-        m.input_index(&i.name).ok_or_else(|| {
-            Error::at(
+    /// The input names of every trace labelled 1.
+    pub fn input_names(&self) -> Vec<Vec<String>> {
+        (self.traces.iter().filter(|t| t.label == 1))
+            .map(|t| t.steps().map(|(i, _)| i.name.clone()).collect())
+            .collect()
+    }
+
+    fn input_index<S: System>(&self, sys: &S, t: &Trace, i: &Symbol) -> Result<usize> {
+        sys.input_index(&i.name).ok_or_else(|| {
+            LogError::Alphabet(Diagnostic::at(
                 &self.file,
                 t.line,
                 i.col,
                 format!(
                     "`{}` is not an input of the program (inputs: {})",
                     i.name,
-                    m.input_names.join(" ")
+                    sys.inputs().join(" ")
                 ),
-            )
+            ))
         })
     }
 
-    /// Checks that every output symbol is an output of the program (or
+    /// Checks that every output symbol is an output of the system (or
     /// `error`, an invalid input) and every input an input.
-    pub fn check_alphabet(&self, m: &Machine) -> Result<()> {
+    pub fn check_alphabet<S: System>(&self, sys: &S) -> Result<()> {
         for t in &self.traces {
             for (i, o) in t.steps() {
-                self.input_index(m, t, i)?;
-                if o.name != ERROR_LABEL && !m.output_names.contains(&o.name) {
-                    return Err(Error::at(
+                self.input_index(sys, t, i)?;
+                if o.name != ERROR_LABEL && !sys.outputs().contains(&o.name) {
+                    return Err(LogError::Alphabet(Diagnostic::at(
                         &self.file,
                         t.line,
                         o.col,
                         format!(
                             "`{}` is not an output of the program (outputs: {})",
                             o.name,
-                            m.output_names.join(" ")
+                            sys.outputs().join(" ")
                         ),
-                    ));
+                    )));
                 }
             }
         }
@@ -260,7 +299,7 @@ impl Log {
     }
 }
 
-/// Where a replayed trace first differs from the program.
+/// Where a replayed trace first differs from the system.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// 0-based step (input number) in the trace.
@@ -271,7 +310,7 @@ pub struct Mismatch {
     pub input: String,
     /// The logged output.
     pub expected: String,
-    /// What the program did.
+    /// What the system did.
     pub got: String,
 }
 
@@ -282,89 +321,27 @@ pub struct TraceReport {
     pub line: u32,
     /// Number of steps (input/output pairs).
     pub steps: usize,
-    /// The first mismatch, `None` when the program produced every output.
+    /// The first mismatch, `None` when the system produced every output.
     pub mismatch: Option<Mismatch>,
 }
 
-/// What a step did, in the words of the log (`error` for an invalid input).
-fn describe(m: &Machine, r: &std::result::Result<Outcome, crate::engine::Fault>) -> String {
-    match r {
-        Ok(Outcome::Output(k)) => m.output_names[*k as usize].clone(),
-        Ok(Outcome::Invalid) => ERROR_LABEL.to_string(),
-        Ok(Outcome::Error(n)) => format!("error_{n}"),
-        Ok(Outcome::Silent) => "no output".to_string(),
-        Ok(Outcome::Blocked) => "blocked (assume failed)".to_string(),
-        Err(f) => format!("engine fault: {f}"),
-    }
-}
-
-/// Runs every trace labelled 1 through the program (alphabets are checked
-/// first: an unknown symbol is an error).
-pub fn replay(m: &Machine, log: &Log) -> Result<Vec<TraceReport>> {
-    log.check_alphabet(m)?;
-    let mut scratch = m.scratch();
+/// Runs every trace labelled 1 through the system (a program, or a
+/// `.dot`/`.aut` model explored as one). An input the system lacks is a
+/// mismatch at that step; an invalid input leaves the state as it was.
+pub fn replay<S: System>(sys: &S, log: &Log) -> Vec<TraceReport> {
+    let mut scratch = sys.scratch();
     let mut out = Vec::new();
     for t in log.traces.iter().filter(|t| t.label == 1) {
-        let mut cur = m.initial_state();
+        let mut cur = sys.initial_state();
         let mut next = cur.clone();
         let mut mismatch = None;
         for (k, (i, o)) in t.steps().enumerate() {
-            let input = m.input_index(&i.name).expect("alphabet checked");
-            let r = m.step(&mut scratch, &cur, input, &mut next);
-            let got = describe(m, &r);
-            if got != o.name {
-                mismatch = Some(Mismatch {
-                    step: k,
-                    col: o.col,
-                    input: i.name.clone(),
-                    expected: o.name.clone(),
-                    got,
-                });
-                break;
-            }
-            if r == Ok(Outcome::Invalid) {
-                // The program reverts to the state before the input.
-                continue;
-            }
-            std::mem::swap(&mut cur, &mut next);
-        }
-        out.push(TraceReport {
-            line: t.line,
-            steps: t.symbols.len() / 2,
-            mismatch,
-        });
-    }
-    Ok(out)
-}
-
-/// Runs every trace labelled 1 through an explored input/output graph (a
-/// `.dot` or `.aut` model, see [`crate::lts::load_model_graph`]), as
-/// [`replay`] does through a program. An input the model lacks is reported
-/// as a mismatch at that step (`the model has no such input`).
-pub fn replay_graph(g: &StateGraph, log: &Log) -> Vec<TraceReport> {
-    let mut out = Vec::new();
-    for t in log.traces.iter().filter(|t| t.label == 1) {
-        let mut s = 0u32;
-        let mut mismatch = None;
-        for (k, (i, o)) in t.steps().enumerate() {
-            let got = match g.inputs.iter().position(|n| *n == i.name) {
-                None => "no such input in the model".to_string(),
-                Some(_) if !g.is_expanded(s) => "an unexplored state".to_string(),
-                Some(input) => {
-                    let e = g.edge(s, input);
-                    let r = e.outcome();
-                    let got = match r {
-                        Outcome::Output(k) => g.outputs[k as usize].clone(),
-                        Outcome::Invalid => ERROR_LABEL.to_string(),
-                        Outcome::Error(n) => format!("error_{n}"),
-                        Outcome::Silent => "no output".to_string(),
-                        Outcome::Blocked => "no transition".to_string(),
-                    };
-                    if got == o.name && r != Outcome::Invalid {
-                        s = e.target;
-                    }
-                    got
-                }
+            let (got, advance) = match sys.input_index(&i.name) {
+                None => ("no such input".to_string(), false),
+                Some(input) => match sys.step(&mut scratch, &cur, input, &mut next) {
+                    Ok(r) => (r.describe(sys.outputs()), r != Outcome::Invalid),
+                    Err(f) => (format!("fault: {f}"), false),
+                },
             };
             if got != o.name {
                 mismatch = Some(Mismatch {
@@ -376,6 +353,9 @@ pub fn replay_graph(g: &StateGraph, log: &Log) -> Vec<TraceReport> {
                 });
                 break;
             }
+            if advance {
+                std::mem::swap(&mut cur, &mut next);
+            }
         }
         out.push(TraceReport {
             line: t.line,
@@ -386,44 +366,31 @@ pub fn replay_graph(g: &StateGraph, log: &Log) -> Vec<TraceReport> {
     out
 }
 
-/// A small deterministic random generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
-/// Random runs of the program, as logs record them: each trace takes up to
+/// Random runs of the system, as logs record them: each trace takes up to
 /// `max_len` steps, each on an input chosen at random among those that
-/// print an output (a run stops early when none does).
-pub fn random_runs(m: &Machine, n_traces: usize, max_len: usize, seed: u64) -> Vec<Vec<String>> {
-    let mut rng = Rng::new(seed);
-    let mut scratch = m.scratch();
-    let n = m.n_inputs();
+/// print an output (a run stops early when none does). The same seed gives
+/// the same runs.
+pub fn random_runs<S: System>(
+    sys: &S,
+    n_traces: usize,
+    max_len: usize,
+    seed: u64,
+) -> Vec<Vec<String>> {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let mut scratch = sys.scratch();
+    let n = sys.n_inputs();
     let mut traces = Vec::new();
     for _ in 0..n_traces {
-        let mut cur = m.initial_state();
+        let mut cur = sys.initial_state();
         let mut next = cur.clone();
         let mut t = Vec::new();
         'steps: for _ in 0..max_len {
-            let first = rng.below(n.max(1));
+            let first = rng.random_range(0..n.max(1));
             for d in 0..n {
                 let i = (first + d) % n;
-                if let Ok(Outcome::Output(k)) = m.step(&mut scratch, &cur, i, &mut next) {
-                    t.push(m.input_names[i].clone());
-                    t.push(m.output_names[k as usize].clone());
+                if let Ok(Outcome::Output(k)) = sys.step(&mut scratch, &cur, i, &mut next) {
+                    t.push(sys.inputs()[i].clone());
+                    t.push(sys.outputs()[k as usize].clone());
                     std::mem::swap(&mut cur, &mut next);
                     continue 'steps;
                 }
@@ -433,28 +400,6 @@ pub fn random_runs(m: &Machine, n_traces: usize, max_len: usize, seed: u64) -> V
         traces.push(t);
     }
     traces
-}
-
-/// Reachability with the log's traces explored first (`rigor reach
-/// --seed-log`): the states on the traces get the first ids, so a limited
-/// exploration starts outward from them.
-pub fn reach_seeded(
-    m: &Machine,
-    program: &str,
-    log: &str,
-    limits: &crate::explore::Limits,
-    progress: bool,
-) -> Result<crate::check::reach::ReachReport> {
-    let seeds = read(log)?.input_sequences(m)?;
-    let opts = crate::explore::Options {
-        keep_graph: false,
-        stop_when_all_errors_found: true,
-        progress,
-        seeds,
-        wanted_errors: None,
-    };
-    let ex = crate::explore::explore(m, limits, &opts);
-    Ok(crate::check::reach::report(m, program, &ex))
 }
 
 #[cfg(test)]
@@ -481,19 +426,26 @@ mod tests {
 
     #[test]
     fn located_errors() {
-        let e = parse("l.txt", "3 4\n1 2 a x\n").unwrap_err();
+        let err = |text: &str| {
+            parse("l.txt", text)
+                .unwrap_err()
+                .diagnostic()
+                .unwrap()
+                .clone()
+        };
+        let e = err("3 4\n1 2 a x\n");
         assert!(e.message.contains("3 traces"), "{e}");
-        let e = parse("l.txt", "1 4\n1 4 a x b\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        let e = err("1 4\n1 4 a x b\n");
+        assert_eq!(e.at.line, 2);
         assert!(e.message.contains("length says 4"), "{e}");
-        let e = parse("l.txt", "1 4\n1 3 a x b\n").unwrap_err();
+        let e = err("1 4\n1 3 a x b\n");
         assert!(e.message.contains("odd length"), "{e}");
-        let e = parse("l.txt", "1 2\n1 4 a x b y\n").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 9));
-        let e = parse("l.txt", "1 2\n7 2 a x\n").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 1));
-        let e = parse("l.txt", "1 x\n").unwrap_err();
-        assert_eq!((e.line, e.col), (1, 3));
+        let e = err("1 2\n1 4 a x b y\n");
+        assert_eq!((e.at.line, e.at.col), (2, 9));
+        let e = err("1 2\n7 2 a x\n");
+        assert_eq!((e.at.line, e.at.col), (2, 1));
+        let e = err("1 x\n");
+        assert_eq!((e.at.line, e.at.col), (1, 3));
     }
 
     #[test]

@@ -1,63 +1,90 @@
-//! Errors that reach the user: each names the file, the place and what was
-//! expected. Internal invariants use assertions; everything a user's input can
-//! cause is one of these.
+//! The error a `rigor` command reports: one enum over every boundary's
+//! error, each of which names the file (and the line and column where there
+//! is one). Internal invariants use assertions; everything a user's input
+//! can cause is one of these.
 
-use std::fmt;
+use crate::abbadingo::LogError;
+use crate::answers::mcc::ExportError;
+use crate::answers::AnswerError;
+use crate::check::compare::CompareError;
+use crate::check::validate::ValidateError;
+use crate::check::InputError;
+use crate::engine::CompileError;
+use crate::frontend::FrontendError;
+use crate::lts::ModelError;
+use crate::source::{PropertyError, ReadError};
+use crate::system::budget::LimitError;
 
-/// A located error in an input file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    /// The file concerned.
-    pub file: String,
-    /// 1-based line, 0 when unknown.
-    pub line: u32,
-    /// 1-based column, 0 when unknown.
-    pub col: u32,
-    /// What went wrong and what was expected.
-    pub message: String,
+/// Every error a command can end with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A program the front ends reject.
+    #[error(transparent)]
+    Frontend(#[from] FrontendError),
+    /// A program the engine cannot run.
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    /// A property file that does not parse.
+    #[error(transparent)]
+    Property(#[from] PropertyError),
+    /// An answer, solution or witness file that cannot be used.
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    /// A `.aut`/`.dot` model that cannot be used.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// An Abbadingo log that cannot be used.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// A limit that makes no sense (a negative timeout).
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    /// The inputs of a check (any of the above, from a library pipeline).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Answers that cannot be exported.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// Programs that cannot be compared.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
+    /// Witnesses that cannot be run natively.
+    #[error(transparent)]
+    Validate(#[from] ValidateError),
+    /// An output file that cannot be written.
+    #[error("{file}: cannot write: {reason}")]
+    Write {
+        /// The file.
+        file: String,
+        /// The system's message.
+        reason: String,
+    },
+    /// Standard output or error could not be written (a closed pipe).
+    #[error("cannot write the output: {0}")]
+    Output(#[from] std::io::Error),
+    /// A command used in a way that cannot work (say what instead).
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl Error {
-    /// An error at a place in a file.
-    pub fn at(file: impl Into<String>, line: u32, col: u32, message: impl Into<String>) -> Error {
-        Error {
+    /// A file that cannot be written.
+    pub fn write(file: impl Into<String>, e: std::io::Error) -> Error {
+        Error::Write {
             file: file.into(),
-            line,
-            col,
-            message: message.into(),
-        }
-    }
-
-    /// An error about a whole file.
-    pub fn file(file: impl Into<String>, message: impl Into<String>) -> Error {
-        Error::at(file, 0, 0, message)
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.col) {
-            (0, _) => write!(f, "{}: {}", self.file, self.message),
-            (l, 0) => write!(f, "{}:{}: {}", self.file, l, self.message),
-            (l, c) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
+            reason: e.to_string(),
         }
     }
 }
 
-impl std::error::Error for Error {}
+/// Writes `text` to `path`, or says which file could not be written.
+pub fn write_file(path: impl AsRef<std::path::Path>, text: &str) -> Result<()> {
+    let path = path.as_ref();
+    std::fs::write(path, text).map_err(|e| Error::write(path.display().to_string(), e))
+}
 
-/// Result with a located [`Error`].
+/// Result of a command.
 pub type Result<T> = std::result::Result<T, Error>;
-
-/// Reads a text file, turning I/O problems and non-UTF-8 content into errors.
-pub fn read_text(path: &str) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::file(path, format!("cannot read: {e}")))?;
-    if bytes.contains(&0) {
-        return Err(Error::file(path, "binary file, expected program text"));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = upto.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-        Error::at(path, line, 0, "invalid UTF-8, expected text")
-    })
-}

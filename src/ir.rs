@@ -54,11 +54,24 @@ pub enum ScalarTy {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GlobalKind {
     /// One scalar value.
-    Scalar { ty: ScalarTy, init: i32 },
+    Scalar {
+        /// Its type.
+        ty: ScalarTy,
+        /// Its initial value.
+        init: i32,
+    },
     /// A fixed-length array of ints (or of interned strings).
-    Array { elem: ScalarTy, init: Vec<i32> },
+    Array {
+        /// The type of its elements.
+        elem: ScalarTy,
+        /// The initial values; the length is the array's.
+        init: Vec<i32>,
+    },
     /// A pointer to (the start of) an array global; its value is the array's id.
-    Pointer { init: GlobalId },
+    Pointer {
+        /// The array it points to first.
+        init: GlobalId,
+    },
 }
 
 /// A global variable of the program.
@@ -100,24 +113,79 @@ pub enum UnOp {
 /// 0 or 1. `LogAnd`/`LogOr` short-circuit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `a + b`
     Add,
+    /// `a - b`
     Sub,
+    /// `a * b`
     Mul,
+    /// `a / b` (a fault when `b` is 0)
     Div,
+    /// `a % b` (a fault when `b` is 0)
     Rem,
+    /// `a << b`
     Shl,
+    /// `a >> b` (arithmetic)
     Shr,
+    /// `a & b`
     BitAnd,
+    /// `a | b`
     BitOr,
+    /// `a ^ b`
     BitXor,
+    /// `a == b`
     Eq,
+    /// `a != b`
     Ne,
+    /// `a < b`
     Lt,
+    /// `a <= b`
     Le,
+    /// `a > b`
     Gt,
+    /// `a >= b`
     Ge,
+    /// `a && b`
     LogAnd,
+    /// `a || b`
     LogOr,
+}
+
+impl BinOp {
+    /// Evaluates the operator with the C99/Java 32-bit semantics; `None`
+    /// for a division by zero.
+    pub fn eval(self, a: i32, b: i32) -> Option<i32> {
+        Some(match self {
+            BinOp::Add => a.wrapping_add(b),
+            BinOp::Sub => a.wrapping_sub(b),
+            BinOp::Mul => a.wrapping_mul(b),
+            BinOp::Div => {
+                if b == 0 {
+                    return None;
+                }
+                a.wrapping_div(b)
+            }
+            BinOp::Rem => {
+                if b == 0 {
+                    return None;
+                }
+                a.wrapping_rem(b)
+            }
+            BinOp::Shl => a.wrapping_shl(b as u32),
+            BinOp::Shr => a.wrapping_shr(b as u32),
+            BinOp::BitAnd => a & b,
+            BinOp::BitOr => a | b,
+            BinOp::BitXor => a ^ b,
+            BinOp::Eq => (a == b) as i32,
+            BinOp::Ne => (a != b) as i32,
+            BinOp::Lt => (a < b) as i32,
+            BinOp::Le => (a <= b) as i32,
+            BinOp::Gt => (a > b) as i32,
+            BinOp::Ge => (a >= b) as i32,
+            BinOp::LogAnd => (a != 0 && b != 0) as i32,
+            BinOp::LogOr => (a != 0 || b != 0) as i32,
+        })
+    }
 }
 
 /// An array accessed by index: an array global, or a pointer global whose
@@ -223,7 +291,9 @@ pub enum StepReturn {
 /// Source language of a program.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Language {
+    /// C99 (lang-c).
     C,
+    /// Java (tree-sitter-java).
     Java,
 }
 
@@ -307,6 +377,16 @@ pub fn problem_name(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn c_division_truncates() {
+        assert_eq!(BinOp::Div.eval(-7, 2), Some(-3));
+        assert_eq!(BinOp::Rem.eval(-7, 2), Some(-1));
+        assert_eq!(BinOp::Rem.eval(7, -2), Some(1));
+        assert_eq!(BinOp::Div.eval(i32::MIN, -1), Some(i32::MIN));
+        assert_eq!(BinOp::Div.eval(1, 0), None);
+        assert_eq!(BinOp::Mul.eval(65536, 65536), Some(0));
+    }
 
     #[test]
     fn letters() {

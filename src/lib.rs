@@ -1,8 +1,13 @@
 //! rigor: a verifier for RERS problems.
 //!
 //! Pipeline: front ends ([`frontend`]: C, Java) → one IR ([`ir`]) → a
-//! compiled step engine ([`engine`]) → explorers ([`explore`]) → property
-//! checkers ([`check`]) → answers (CSV, witnesses, reports).
+//! compiled step engine ([`engine`]) → the transition-system interface
+//! ([`system`]) → explorers and provers ([`explore`], [`absint`]) →
+//! property checkers ([`check`], [`ltl`], [`ctl`]) → answers and reports
+//! ([`answers`], [`solve`]) → the command line ([`cli`]). `ARCHITECTURE.md`
+//! draws the layers.
+
+#![warn(missing_docs)]
 
 pub mod abbadingo;
 pub mod absint;
@@ -18,3 +23,5 @@ pub mod ir;
 pub mod ltl;
 pub mod lts;
 pub mod solve;
+pub mod source;
+pub mod system;

@@ -1,12 +1,69 @@
-//! Finding the problems of a RERS folder: programs and their property files.
+//! The `rigor solve` pipeline: every problem of a RERS folder.
 //!
 //! A RERS folder holds, per problem, the program in C and/or Java, property
 //! files (`propertiesN.txt` in 2012, `constraints-*.txt` later) and, in the
 //! copies with solutions, solution files. rigor never reads the solutions:
-//! only programs and property files are picked up here.
+//! only programs and property files are picked up here ([`find_problems`]).
+//! [`solve_problems`] runs the reachability and LTL pipelines on each and
+//! hands over each problem's reports as soon as they are done.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use crate::check::ltl::{LtlOptions, LtlReport};
+use crate::check::reach::{ReachOptions, ReachReport};
+use crate::check::InputError;
+use crate::explore::Observer;
+use crate::system::Budget;
+
+/// What solving one problem gave.
+pub struct Solved<'a> {
+    /// The problem.
+    pub problem: &'a Problem,
+    /// Its reachability report, or why its program could not be read.
+    pub reach: Result<ReachReport, InputError>,
+    /// Its LTL report, when it has a property file.
+    pub ltl: Option<Result<LtlReport, InputError>>,
+    /// Wall time for both, seconds.
+    pub seconds: f64,
+}
+
+/// Solves each problem in turn: reachability, then LTL when there is a
+/// property file, each stage with a budget from `budget` (called when the
+/// stage starts, so limits apply to each separately). `done` gets each
+/// problem's reports as soon as they are complete.
+pub fn solve_problems(
+    problems: &[Problem],
+    budget: impl Fn() -> Budget,
+    observer: Option<Observer>,
+    mut done: impl FnMut(Solved),
+) {
+    for p in problems {
+        let started = std::time::Instant::now();
+        let program = p.program.to_string_lossy().to_string();
+        let reach_opts = ReachOptions {
+            abstraction: true,
+            seed_log: None,
+            observer: observer.clone(),
+        };
+        let reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
+        let ltl = p.properties.as_ref().map(|props| {
+            let opts = LtlOptions {
+                threads: None,
+                quotient: true,
+                abstraction: true,
+                observer: observer.clone(),
+            };
+            crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts)
+        });
+        done(Solved {
+            problem: p,
+            reach,
+            ltl,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+}
 
 /// One problem found in a folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

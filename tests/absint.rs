@@ -8,9 +8,9 @@ mod common;
 
 use std::collections::{HashSet, VecDeque};
 
-use rigor::absint::{explore_abstract, AbsGraph, AbsLimits};
+use rigor::absint::{explore_abstract, AbsGraph};
 use rigor::engine::Machine;
-use rigor::explore::graph::{Outcome, NO_STATE};
+use rigor::system::{Budget, Outcome, System, NO_STATE};
 
 fn covers(g: &AbsGraph, s: usize, c: &[i32]) -> bool {
     g.values[s]
@@ -24,7 +24,7 @@ fn covers(g: &AbsGraph, s: usize, c: &[i32]) -> bool {
 fn check_simulation(path: &str, max: usize) -> usize {
     let p = rigor::frontend::load(path).expect("loads");
     let m = Machine::compile(&p).expect("compiles");
-    let g = explore_abstract(&p, &m, &AbsLimits::default()).expect("abstraction completes");
+    let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("abstraction completes");
     let mut scratch = m.scratch();
     let init = m.initial_state();
     let mut seen: HashSet<Vec<i32>> = HashSet::from([init.clone()]);
@@ -123,8 +123,8 @@ fn a_possible_fault_abandons_the_abstraction() {
         .unwrap();
     let p = rigor::frontend::load(&file.to_string_lossy()).unwrap();
     let m = Machine::compile(&p).unwrap();
-    let e = explore_abstract(&p, &m, &AbsLimits::default()).unwrap_err();
-    assert!(e.contains("out of bounds"), "{e}");
+    let e = explore_abstract(&p, &m, &Budget::unlimited()).unwrap_err();
+    assert!(e.to_string().contains("out of bounds"), "{e}");
 }
 
 /// Error labels found by the abstraction include every label the
@@ -134,7 +134,7 @@ fn abstract_error_labels_cover_the_reachable_ones() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/reach-arith");
     let p = rigor::frontend::load(&root.join("Problem902.c").to_string_lossy()).unwrap();
     let m = Machine::compile(&p).unwrap();
-    let g = explore_abstract(&p, &m, &AbsLimits::default()).unwrap();
+    let g = explore_abstract(&p, &m, &Budget::unlimited()).unwrap();
     let labels = g.error_labels();
     assert!(labels.contains(&0) && labels.contains(&2), "{labels:?}");
 }
@@ -191,7 +191,7 @@ fn the_abstract_guide_never_overestimates() {
     ] {
         let p = rigor::frontend::load(&root.join(file).to_string_lossy()).unwrap();
         let m = Machine::compile(&p).unwrap();
-        let g = explore_abstract(&p, &m, &AbsLimits::default()).unwrap();
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).unwrap();
         // Where the graph is cut, its distances are at least the true
         // ones, so the checks below still hold.
         let (states, steps) = concrete_graph(&m, 50_000);
@@ -242,8 +242,8 @@ fn the_abstract_guide_never_overestimates() {
 #[test]
 fn guided_search_finds_or_refutes_each_label() {
     use rigor::absint::AbstractGuide;
-    use rigor::check::reach::replay;
-    use rigor::explore::{guided_search, Limits};
+    use rigor::explore::guided_search;
+    use rigor::system::replay;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
     for (file, expected) in [
         ("reach-arith/Problem902.c", "reach-arith/expected-reach.csv"),
@@ -256,13 +256,13 @@ fn guided_search_finds_or_refutes_each_label() {
     ] {
         let p = rigor::frontend::load(&root.join(file).to_string_lossy()).unwrap();
         let m = Machine::compile(&p).unwrap();
-        let g = explore_abstract(&p, &m, &AbsLimits::default()).unwrap();
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).unwrap();
         let mut guide = AbstractGuide::new(&g);
         let text = std::fs::read_to_string(root.join(expected)).unwrap();
         for line in text.lines().filter(|l| !l.is_empty()) {
             let f: Vec<&str> = line.split(',').collect();
             let (label, reachable): (u32, bool) = (f[1].parse().unwrap(), f[2] == "true");
-            let gs = guided_search(&m, &Limits::default(), &[label], &mut guide, 1000);
+            let gs = guided_search(&m, &Budget::unlimited(), &[label], &mut guide, 1000);
             match gs.found.first() {
                 Some((l, path)) => {
                     assert!(reachable, "{file}: {label} found but expected unreachable");
@@ -284,20 +284,17 @@ fn guided_search_finds_or_refutes_each_label() {
 #[test]
 fn guided_search_reaches_a_deep_rers_label() {
     use rigor::absint::AbstractGuide;
-    use rigor::check::reach::replay;
-    use rigor::explore::{guided_search, Limits};
+    use rigor::explore::guided_search;
+    use rigor::system::replay;
     let Some(dir) = common::rers_dir() else {
         return;
     };
     let path = dir.join("2019/training-seq-reach/Problem13/Problem13.c");
     let p = rigor::frontend::load(&path.to_string_lossy()).unwrap();
     let m = Machine::compile(&p).unwrap();
-    let g = explore_abstract(&p, &m, &AbsLimits::default()).unwrap();
+    let g = explore_abstract(&p, &m, &Budget::unlimited()).unwrap();
     let mut guide = AbstractGuide::new(&g);
-    let limits = Limits {
-        max_states: Some(100_000),
-        ..Limits::default()
-    };
+    let limits = Budget::unlimited().with_max_states(100_000);
     let gs = guided_search(&m, &limits, &[81], &mut guide, 1000);
     let (l, witness) = gs.found.first().expect("error 81 found");
     assert_eq!(*l, 81);

@@ -4,7 +4,8 @@
 mod common;
 
 use rigor::engine::Machine;
-use rigor::explore::{explore, Limits, Options};
+use rigor::explore::{explore, Options};
+use rigor::system::{Budget, System};
 use std::path::PathBuf;
 
 /// Runs both machines on the first `max` states of `path`.
@@ -14,10 +15,7 @@ fn same_steps(path: &str, max: u64) {
     let generic = Machine::compile_generic(&program).expect("compiles");
     let ex = explore(
         &fast,
-        &Limits {
-            max_states: Some(max),
-            ..Default::default()
-        },
+        &Budget::unlimited().with_max_states(max),
         &Options::default(),
     );
     let w = fast.state_width();
@@ -33,8 +31,7 @@ fn same_steps(path: &str, max: u64) {
                 format!("{b:?}"),
                 "{path}: state {id} input {i}"
             );
-            if matches!(a, Ok(o) if o.continues_trace() || o == rigor::explore::graph::Outcome::Invalid)
-            {
+            if matches!(a, Ok(o) if o.goes_on()) {
                 assert_eq!(n1, n2, "{path}: state {id} input {i}");
             }
         }

@@ -7,8 +7,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use rigor::check::ctl::{load_lts, LoadOptions};
 use rigor::ctl::{self, slow};
-use rigor::lts::{self, LoadOptions};
+use rigor::lts;
+use rigor::system::Budget;
 
 fn project() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -58,7 +60,12 @@ fn ctl_problems_give_the_hand_checked_verdicts() {
         assert_eq!(code, 0, "{err}");
         assert_eq!(out, expected, "{}", dir.display());
         // The two oracles agree with the expected verdicts too.
-        let l = lts::load(model.to_str().unwrap(), &LoadOptions::default()).unwrap();
+        let l = load_lts(
+            model.to_str().unwrap(),
+            &Budget::unlimited(),
+            &LoadOptions::default(),
+        )
+        .unwrap();
         let text = std::fs::read_to_string(&props).unwrap();
         let file = ctl::parse_properties("p", &text).unwrap();
         for (p, line) in file.properties.iter().zip(expected.lines()) {
@@ -104,7 +111,7 @@ fn every_reference_model_loads_and_round_trips_through_aut() {
             path.display()
         );
         assert!(
-            l.label_index(lts::ERROR_LABEL).is_some(),
+            l.label_index(rigor::system::ERROR_LABEL).is_some(),
             "{}",
             path.display()
         );
@@ -115,7 +122,7 @@ fn every_reference_model_loads_and_round_trips_through_aut() {
             .unwrap()
             .unwrap();
         assert!(g.is_complete());
-        let again = lts::from_graph(&g);
+        let again = lts::from_graph(&g, true);
         assert!(
             again.bisimilar(&l),
             "{}: graph form is not bisimilar",
@@ -148,7 +155,12 @@ fn export_then_read_back_is_equivalent() {
         ]);
         assert_eq!(code, 0, "{err}");
         let back = lts::aut::read(out.to_str().unwrap()).unwrap();
-        let direct = lts::load(model.to_str().unwrap(), &LoadOptions::default()).unwrap();
+        let direct = load_lts(
+            model.to_str().unwrap(),
+            &Budget::unlimited(),
+            &LoadOptions::default(),
+        )
+        .unwrap();
         assert!(direct.complete, "{rel}");
         // (no Debug dump of whole systems on failure: they are large)
         assert!(
@@ -160,7 +172,7 @@ fn export_then_read_back_is_equivalent() {
         // (2012 programs have silent steps, which that form cannot tell
         // from outputs: they are rejected.)
         match lts::to_state_graph(&back) {
-            Ok(g) => assert!(lts::from_graph(&g).bisimilar(&back), "{rel}"),
+            Ok(g) => assert!(lts::from_graph(&g, true).bisimilar(&back), "{rel}"),
             Err(e) => assert!(rel.starts_with("2012/"), "{rel}: {e}"),
         }
         // The same CTL answers on the program and on its exported system.
@@ -334,4 +346,73 @@ fn partial_exploration_gives_no_ctl_verdict() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "");
     assert!(err.contains("partial"), "{err}");
+}
+
+/// One path for programs and models: a program exported to `.aut` answers
+/// the same reachability and LTL questions as the program itself (the model
+/// is explored as a `System`): the same reachable labels with witnesses of
+/// the same lengths (the model's inputs are in another order), the same LTL
+/// verdicts.
+#[test]
+fn reach_and_ltl_run_on_exported_models_as_on_programs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let props = project().join("problems/ltl-finite/constraints-Problem951.txt");
+    let props = props.to_str().unwrap();
+    // Not the 2012 shapes: the labelling sends every invalid input to the
+    // dead state, so a 2012 invalid step that changed the state, and a
+    // silent step, have no `.aut` form to come back from.
+    for program in [
+        "problems/ltl-finite/Problem951.c",
+        "problems/reach-plain/Problem901.c",
+        "problems/reach-arrays/Problem903.c",
+    ] {
+        let p = project().join(program);
+        let p = p.to_str().unwrap();
+        let aut = tmp.path().join("m.aut");
+        let aut = aut.to_str().unwrap();
+        let (code, _, err) = rigor(&["export", p, "--aut", aut, "--quiet"]);
+        assert_eq!(code, 0, "{err}");
+        let json = |args: &[&str]| -> serde_json::Value {
+            let (code, out, err) = rigor(args);
+            assert_eq!(code, 0, "{err}");
+            serde_json::from_str(&out).unwrap()
+        };
+        // Reachable label -> witness length.
+        let reachable = |target: &str| -> Vec<(u64, usize)> {
+            let r = json(&["reach", target, "--json", "--quiet", "--no-abstraction"]);
+            let mut v: Vec<(u64, usize)> = (r["verdicts"].as_array().unwrap().iter())
+                .filter(|v| v["verdict"] == true)
+                .map(|v| {
+                    let w = v["witness"].as_array().unwrap().len();
+                    (v["property"].as_u64().unwrap(), w)
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let from_program = reachable(p);
+        assert!(!from_program.is_empty(), "{program}: a reachable label");
+        assert_eq!(reachable(aut), from_program, "{program}");
+        if program.contains("ltl-finite") {
+            let ltl = |target: &str| -> Vec<serde_json::Value> {
+                let r = json(&[
+                    "ltl",
+                    target,
+                    props,
+                    "--json",
+                    "--quiet",
+                    "--no-abstraction",
+                ]);
+                (r["verdicts"].as_array().unwrap().iter())
+                    .map(|v| v["verdict"].clone())
+                    .collect()
+            };
+            let from_program = ltl(p);
+            assert!(
+                from_program.iter().all(|v| v.is_boolean()),
+                "{from_program:?}"
+            );
+            assert_eq!(ltl(aut), from_program, "{program}");
+        }
+    }
 }

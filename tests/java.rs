@@ -15,7 +15,7 @@ use std::process::Command;
 
 use rigor::check::compare::{compare, Verdict};
 use rigor::engine::Machine;
-use rigor::explore::Limits;
+use rigor::system::{Budget, System};
 
 fn machine(path: &Path) -> Machine {
     let p = rigor::frontend::load(&path.to_string_lossy())
@@ -155,10 +155,7 @@ fn compare_small_c_java_pairs_are_equivalent() {
         "expected the C/Java pairs, found {}",
         all.len()
     );
-    let limits = Limits {
-        max_states: Some(20_000),
-        ..Limits::default()
-    };
+    let limits = Budget::unlimited().with_max_states(20_000);
     let mut proved = 0;
     for (c, j) in &all {
         let r = compare(
@@ -253,7 +250,7 @@ fn structure_rejects_a_planted_dependent_reordering() {
     let dependent = move_down(6);
     assert!(dependent.contains("a169 = ((a120 / a183) + 10);\n    \ta183 = (a74 - -2);"));
     let why = prove_with(dependent).expect_err("a dependent reordering is not proved");
-    assert!(why.contains("dependent assignments"), "{why}");
+    assert!(why.0.contains("dependent assignments"), "{why}");
 }
 
 /// `rigor compare --json` with a time limit: the report and the exit code.
@@ -384,10 +381,7 @@ fn abstraction_does_not_prove_a_planted_output_change() {
 fn compare_2019_challenge_reach_pairs_differ() {
     let Some(dir) = rers_dir() else { return };
     let all = pairs(&dir, &["2019/seq-reach"]);
-    let limits = Limits {
-        max_states: Some(200_000),
-        ..Limits::default()
-    };
+    let limits = Budget::unlimited().with_max_states(200_000);
     for (c, j) in &all {
         let r = compare(
             &machine(c),

@@ -10,8 +10,27 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use rigor::check::ltl::{LtlOptions, LtlReport};
 use rigor::cli::limits::LimitArgs;
-use rigor::cli::ltl::{solve, LtlReport};
+
+/// The LTL pipeline with the limits of the command line.
+fn solve(
+    program: &str,
+    properties: &str,
+    limits: &LimitArgs,
+    threads: Option<usize>,
+    quotient: bool,
+    abstraction: bool,
+) -> Result<LtlReport, rigor::check::InputError> {
+    let opts = LtlOptions {
+        threads,
+        quotient,
+        abstraction,
+        observer: None,
+    };
+    let budget = limits.budget().expect("valid limits");
+    rigor::check::ltl::solve(program, properties, &budget, &opts)
+}
 
 fn quiet() -> LimitArgs {
     LimitArgs {

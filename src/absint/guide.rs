@@ -8,7 +8,7 @@
 //! label, no run from the concrete state does either: a search for that
 //! label need not expand it.
 
-use super::explore::AbsGraph;
+use super::graph::AbsGraph;
 use crate::explore::{Estimate, Guide};
 
 /// Estimates concrete states by the abstract distance of their abstract

@@ -2,7 +2,7 @@
 //!
 //! An [`Interval`] `[lo, hi]` stands for every `i32` between its bounds.
 //! Each operation returns an interval that contains the engine's result
-//! ([`crate::engine::eval_binop`]: wrapping arithmetic, division truncated
+//! ([`crate::ir::BinOp::eval`]: wrapping arithmetic, division truncated
 //! toward zero) for every pair of operands drawn from its arguments. When a
 //! result could wrap around, the answer is the whole `i32` range: sound, if
 //! coarse. Division and remainder also say whether the divisor may be zero
@@ -148,9 +148,9 @@ impl Interval {
                 a.may_be_false() && b.may_be_false(),
             ),
             Shl | Shr | BitAnd | BitOr | BitXor => match (a.as_point(), b.as_point()) {
-                (Some(x), Some(y)) => Interval::point(
-                    crate::engine::eval_binop(op, x, y).expect("no fault in bit operations"),
-                ),
+                (Some(x), Some(y)) => {
+                    Interval::point(op.eval(x, y).expect("no fault in bit operations"))
+                }
                 _ => Interval::TOP,
             },
         };
@@ -218,7 +218,6 @@ impl std::fmt::Display for Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::eval_binop;
     use proptest::prelude::*;
 
     const OPS: [BinOp; 18] = [
@@ -272,7 +271,7 @@ mod tests {
         ) {
             let op = OPS[k];
             let (r, fault) = Interval::binop(op, a, b);
-            match eval_binop(op, x, y) {
+            match op.eval(x, y) {
                 Some(v) => prop_assert!(r.contains(v as i64), "{op:?} {a} {b}: {x} {y} = {v} not in {r}"),
                 None => prop_assert!(fault),
             }
@@ -291,7 +290,7 @@ mod tests {
         for op in OPS {
             let (r, fault) = Interval::binop(op, Interval::point(74296), Interval::point(5));
             assert!(!fault);
-            assert_eq!(r.as_point(), eval_binop(op, 74296, 5), "{op:?}");
+            assert_eq!(r.as_point(), op.eval(74296, 5), "{op:?}");
         }
     }
 

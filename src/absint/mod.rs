@@ -12,20 +12,30 @@
 //! - [`interval`]: the interval domain, with the engine's 32-bit semantics;
 //! - [`step`]: one step of the IR over interval states, splitting on
 //!   undecided conditions;
-//! - [`explore`]: the abstract transition system, a fixpoint over keys;
+//! - [`cells`]: what abstract states are keyed on: numeric slots cut into
+//!   cells by the constants they are compared with, counters and their
+//!   congruences, widening;
+//! - [`relevance`]: the slots a state's next step depends on;
+//! - [`explore`]: the abstract transition system, a fixpoint over keys,
+//!   refined round by round;
+//! - [`graph`]: the abstract transition system as data;
 //! - [`pump`]: witness candidates for labels behind counter guards;
 //! - [`guide`]: the abstract distance of concrete states to the labels
 //!   still looked for, to order and prune a concrete search.
 
+mod analysis;
+pub mod cells;
 pub mod explore;
+pub mod graph;
 pub mod guide;
 pub mod interval;
 pub mod pump;
 pub mod relevance;
 pub mod step;
 
+pub use cells::has_numeric_slots;
 pub use explore::{
-    explore_abstract, explore_abstract_until, has_numeric_slots, AbsEdge, AbsGraph, AbsLimits,
+    explore_abstract, explore_abstract_until, share_of, AbsEdge, AbsGraph, AbstractionError,
 };
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;

@@ -20,12 +20,13 @@
 
 use rustc_hash::FxHashSet;
 
-use super::explore::{AbsGraph, MAX_SPLIT};
+use super::explore::MAX_SPLIT;
+use super::graph::AbsGraph;
 use super::interval::Interval;
 use super::step::{AbsState, AbstractStep};
 use crate::engine::Machine;
-use crate::explore::graph::{Outcome, StateId};
 use crate::ir::Program;
+use crate::system::{Outcome, StateId, System};
 
 /// Most states one `representative_search` keeps (RERS 2019 training
 /// problem 13 needs at most 5 000 for its counter-guarded labels).
@@ -166,8 +167,9 @@ fn representative_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::absint::{explore_abstract, AbsLimits};
-    use crate::check::reach::replay;
+    use crate::absint::explore_abstract;
+    use crate::system::replay;
+    use crate::system::Budget;
 
     fn bundled(problem: &str) -> (Program, Machine) {
         let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
@@ -179,7 +181,7 @@ mod tests {
     #[test]
     fn a_guarded_counter_is_pumped() {
         let (p, m) = bundled("reach-pump/Problem910.c");
-        let g = explore_abstract(&p, &m, &AbsLimits::default()).expect("explores");
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
         // The abstraction joins every value of c, the initial 0 included:
         // its path to error 1 is B alone, which does not replay.
         let path = g.error_path(1).expect("an abstract path");
@@ -203,7 +205,7 @@ mod tests {
     fn no_counter_no_pump() {
         // reach-arith's labels pass no counter guard: nothing to pump.
         let (p, m) = bundled("reach-arith/Problem902.c");
-        let g = explore_abstract(&p, &m, &AbsLimits::default()).expect("explores");
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
         for l in g.error_labels() {
             assert_eq!(counter_witness(&p, &m, &g, l, None), None, "label {l}");
         }

@@ -202,7 +202,7 @@ impl Builder<'_> {
         ) {
             return None;
         }
-        let constant = |e: &Expr| super::explore::constant(e, self.m);
+        let constant = |e: &Expr| super::analysis::constant(e, self.m);
         match (a.as_ref(), b.as_ref()) {
             (Expr::Global(g), c) => Some(Atom {
                 slot: self.slot_of(*g)?,

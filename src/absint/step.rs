@@ -22,8 +22,8 @@ use rustc_hash::FxHashSet;
 
 use super::interval::Interval;
 use crate::engine::{Layout, Machine};
-use crate::explore::graph::Outcome;
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
+use crate::system::{Outcome, System};
 
 /// An abstract program state: one interval per state slot of the layout.
 pub type AbsState = Vec<Interval>;

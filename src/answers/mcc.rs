@@ -16,6 +16,9 @@
 //! ids, with `INSTANCE` = `ProblemP` (or the problem name when it is not a
 //! number) and `N` the RERS property number.
 
+use quick_xml::events::{BytesDecl, Event};
+use quick_xml::Writer;
+
 use super::{Answer, Track};
 
 /// The grammar version written.
@@ -50,94 +53,80 @@ pub fn reference(a: &Answer) -> String {
     )
 }
 
-/// Escapes text for an XML attribute value.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// Why no verdict file can be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The grammar needs at least one verdict.
+    #[error("no answers to export: a propertiesverdict file needs at least one verdict")]
+    NoAnswers,
 }
 
 /// The XML document for `answers` on model `model`; `date` (an
 /// `xsd:dateTime` with a zone, e.g. `2026-01-01T10:00:05Z`) goes into every
 /// `statedby`. The grammar needs at least one verdict: an empty list is an
-/// error.
-pub fn verdicts_xml(model: &str, answers: &[Answer], date: Option<&str>) -> Result<String, String> {
+/// error. Written with `quick-xml`, which escapes attribute values.
+pub fn verdicts_xml(
+    model: &str,
+    answers: &[Answer],
+    date: Option<&str>,
+) -> Result<String, ExportError> {
     if answers.is_empty() {
-        return Err(
-            "no answers to export: a propertiesverdict file needs at least one verdict".into(),
-        );
+        return Err(ExportError::NoAnswers);
     }
-    let mut s = String::new();
-    s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    s.push_str(&format!(
-        "<toolspecific tool=\"propertiesverdict\" version=\"{VERSION}\">\n"
-    ));
-    s.push_str(&format!(
-        "  <modelreference modelname=\"{}\"/>\n",
-        escape(model)
-    ));
-    let date = date
-        .map(|d| format!(" date=\"{}\"", escape(d)))
-        .unwrap_or_default();
-    for a in answers {
-        s.push_str(&format!(
-            "  <verdict category=\"{}\" reference=\"{}\" value=\"{}\">\n",
-            category(a.track),
-            escape(&reference(a)),
-            a.verdict
-        ));
-        s.push_str(&format!(
-            "    <modelinstance reference=\"{}\"/>\n",
-            escape(&instance(&a.problem))
-        ));
-        s.push_str(&format!(
-            "    <statedby tool=\"rigor\" version=\"{}\"{date}/>\n",
-            env!("CARGO_PKG_VERSION")
-        ));
-        s.push_str("  </verdict>\n");
-    }
-    s.push_str("</toolspecific>\n");
-    Ok(s)
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let version = env!("CARGO_PKG_VERSION");
+    // Writing to memory cannot fail.
+    let written = "an XML writer on a Vec does not fail";
+    w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+        .expect(written);
+    w.create_element("toolspecific")
+        .with_attributes([("tool", "propertiesverdict"), ("version", VERSION)])
+        .write_inner_content(|w| {
+            w.create_element("modelreference")
+                .with_attribute(("modelname", model))
+                .write_empty()?;
+            for a in answers {
+                let value = a.verdict.to_string();
+                w.create_element("verdict")
+                    .with_attributes([
+                        ("category", category(a.track)),
+                        ("reference", &reference(a)),
+                        ("value", &value),
+                    ])
+                    .write_inner_content(|w| {
+                        w.create_element("modelinstance")
+                            .with_attribute(("reference", instance(&a.problem).as_str()))
+                            .write_empty()?;
+                        let mut by = w
+                            .create_element("statedby")
+                            .with_attributes([("tool", "rigor"), ("version", version)]);
+                        if let Some(d) = date {
+                            by = by.with_attribute(("date", d));
+                        }
+                        by.write_empty()?;
+                        Ok(())
+                    })?;
+            }
+            Ok(())
+        })
+        .expect(written);
+    let mut text = String::from_utf8(w.into_inner()).expect("XML written from UTF-8 strings");
+    text.push('\n');
+    Ok(text)
 }
 
 /// The current UTC time as an `xsd:dateTime`: `2026-11-22T18:20:23Z`.
 pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    utc_date(secs)
+    utc_date(time::OffsetDateTime::now_utc().unix_timestamp().max(0) as u64)
 }
 
 /// `secs` since 1970-01-01T00:00:00Z as an `xsd:dateTime` in UTC.
 pub fn utc_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil date from days since the epoch (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let t = time::OffsetDateTime::from_unix_timestamp(secs as i64)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    let format =
+        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    t.format(&format).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -150,14 +139,6 @@ mod tests {
         assert_eq!(reference(&a), "Problem11-ReachabilityFireability-5");
         let a = Answer::new("m24", Track::Ctl, 0, false);
         assert_eq!(reference(&a), "m24-CTLFireability-0");
-    }
-
-    #[test]
-    fn escapes_attributes() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
-        );
     }
 
     #[test]

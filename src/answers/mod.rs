@@ -18,11 +18,36 @@ pub mod consensus;
 pub mod mcc;
 pub mod read;
 pub mod score;
+pub mod witness;
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use serde::Serialize;
+
+use crate::source::{Diagnostic, ReadError};
+
+/// An answer or solution file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The file, or a line of it, is not a set of answers, or it
+    /// contradicts itself.
+    #[error(transparent)]
+    Invalid(Diagnostic),
+}
+
+impl AnswerError {
+    /// The located message, where there is one.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            AnswerError::Read(_) => None,
+            AnswerError::Invalid(d) => Some(d),
+        }
+    }
+}
 
 /// A RERS track (the kind of property).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]

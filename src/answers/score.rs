@@ -32,8 +32,9 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use super::AnswerError;
 use super::{cmp_problems, AnswerMap, Key, Track};
-use crate::error::{Error, Result};
+use crate::source::Diagnostic;
 
 /// Tokens a property is worth, by its true verdict.
 pub fn tokens(track: Track, truth: bool) -> u64 {
@@ -222,20 +223,20 @@ pub struct ScoreReport {
 /// Merges the answers of several files (several solution files, or one
 /// tool's answer files); two files disagreeing on a property is an error
 /// naming both.
-pub fn merge_files(files: &[(String, AnswerMap)]) -> Result<AnswerMap> {
+pub fn merge_files(files: &[(String, AnswerMap)]) -> Result<AnswerMap, AnswerError> {
     let mut out = AnswerMap::new();
     let mut from: BTreeMap<Key, &str> = BTreeMap::new();
     for (path, m) in files {
         for (k, &v) in m {
             match out.get(k) {
                 Some(&w) if w != v => {
-                    return Err(Error::file(
+                    return Err(AnswerError::Invalid(Diagnostic::file(
                         path,
                         format!(
                             "{v} for {k} here, but {} says {w}",
                             from.get(k).copied().unwrap_or("?")
                         ),
-                    ))
+                    )))
                 }
                 Some(_) => {}
                 None => {
@@ -704,7 +705,8 @@ mod tests {
             a
         );
         let e = merge_files(&[("a".into(), a), ("b".into(), b)]).unwrap_err();
-        assert_eq!(e.file, "b");
+        let e = e.diagnostic().expect("located");
+        assert_eq!(e.at.file, "b");
         assert!(e.message.contains("a says true"), "{e}");
     }
 

@@ -40,10 +40,10 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::compare::Observed;
-use crate::absint::{explore_abstract_until, AbsGraph, AbsLimits};
+use crate::absint::{explore_abstract_until, AbsGraph, AbstractionError};
 use crate::engine::Machine;
-use crate::explore::graph::{Outcome, StateId, NO_STATE};
 use crate::ir::Program;
+use crate::system::{Budget, Outcome, StateId, System, NO_STATE};
 
 /// Most pairs of abstract-state sets [`prove`] explores before giving up.
 pub const MAX_PAIRS: usize = 1_000_000;
@@ -59,6 +59,49 @@ pub struct AbstractProof {
     pub pairs: usize,
 }
 
+/// Why the abstractions prove nothing (never that the programs differ).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoProof {
+    /// The input alphabets are not the same set.
+    #[error("the input alphabets differ")]
+    AlphabetsDiffer,
+    /// One abstraction could not be built.
+    #[error("{side} program: {why}")]
+    Abstraction {
+        /// `first` or `second`.
+        side: &'static str,
+        /// Why not.
+        why: AbstractionError,
+    },
+    /// The deadline passed.
+    #[error("time limit reached while comparing the abstractions")]
+    Timeout,
+    /// A step is not decided on one side.
+    #[error("{side} program's abstraction undecided after {after}")]
+    Undecided {
+        /// `first` or `second`.
+        side: &'static str,
+        /// The inputs leading there.
+        after: String,
+    },
+    /// The abstractions decide a step differently.
+    #[error("the abstractions differ after {after}: {a} / {b}")]
+    Differ {
+        /// The inputs leading there.
+        after: String,
+        /// The first program's step.
+        a: Observed,
+        /// The second program's step.
+        b: Observed,
+    },
+    /// A step that goes on has no abstract successor.
+    #[error("an abstraction has no successor after {0}")]
+    NoSuccessor(String),
+    /// Too many pairs of sets.
+    #[error("more than {MAX_PAIRS} pairs of abstract states")]
+    TooManyPairs,
+}
+
 /// A set of abstract states of one program (sorted, no duplicates).
 type Set = Vec<StateId>;
 
@@ -69,15 +112,15 @@ type Set = Vec<StateId>;
 pub fn prove(
     (pa, ma): (&Program, &Machine),
     (pb, mb): (&Program, &Machine),
-    limits: &AbsLimits,
-) -> Result<AbstractProof, String> {
+    limits: &Budget,
+) -> Result<AbstractProof, NoProof> {
     let to_b: Vec<usize> = ma
         .input_names
         .iter()
         .map(|n| mb.input_index(n))
         .collect::<Option<_>>()
         .filter(|_| ma.input_names.len() == mb.input_names.len())
-        .ok_or("the input alphabets differ")?;
+        .ok_or(NoProof::AlphabetsDiffer)?;
     // The two abstractions are independent: one thread each.
     let (ga, gb) = std::thread::scope(|scope| {
         let a = scope.spawn(|| explore_abstract_until(pa, ma, limits, decides_every_step));
@@ -85,8 +128,11 @@ pub fn prove(
         let a = a.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (a, b)
     });
-    let ga = ga.map_err(|w| format!("first program: {w}"))?;
-    let gb = gb.map_err(|w| format!("second program: {w}"))?;
+    let ga = ga.map_err(|why| NoProof::Abstraction { side: "first", why })?;
+    let gb = gb.map_err(|why| NoProof::Abstraction {
+        side: "second",
+        why,
+    })?;
     let mut index: FxHashMap<(Set, Set), usize> = FxHashMap::default();
     // Per pair: the pair it was reached from and the input, for messages.
     let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, 0)];
@@ -97,38 +143,36 @@ pub fn prove(
     while let Some((xa, xb, id)) = queue.pop_front() {
         expanded += 1;
         if expanded.is_multiple_of(1024) && limits.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err("time limit reached while comparing the abstractions".into());
+            return Err(NoProof::Timeout);
         }
         for (i, &j) in to_b.iter().enumerate() {
             let where_ = || path(&parent, id, i, ma);
-            let (oa, ta) = decided(&ga, &xa, i).ok_or_else(|| {
-                format!("first program's abstraction undecided after {}", where_())
-            })?;
-            let (ob, tb) = decided(&gb, &xb, j).ok_or_else(|| {
-                format!("second program's abstraction undecided after {}", where_())
-            })?;
+            let undecided = |side| NoProof::Undecided {
+                side,
+                after: where_(),
+            };
+            let (oa, ta) = decided(&ga, &xa, i).ok_or_else(|| undecided("first"))?;
+            let (ob, tb) = decided(&gb, &xb, j).ok_or_else(|| undecided("second"))?;
             let (oa, ob) = (Observed::of(ma, oa), Observed::of(mb, ob));
             if oa != ob {
-                return Err(format!(
-                    "the abstractions differ after {}: {oa} / {ob}",
-                    where_()
-                ));
+                return Err(NoProof::Differ {
+                    after: where_(),
+                    a: oa,
+                    b: ob,
+                });
             }
             if !oa.goes_on() {
                 continue;
             }
             if ta.is_empty() || tb.is_empty() {
-                return Err(format!(
-                    "an abstraction has no successor after {}",
-                    where_()
-                ));
+                return Err(NoProof::NoSuccessor(where_()));
             }
             let key = (ta, tb);
             if index.contains_key(&key) {
                 continue;
             }
             if index.len() >= MAX_PAIRS {
-                return Err(format!("more than {MAX_PAIRS} pairs of abstract states"));
+                return Err(NoProof::TooManyPairs);
             }
             let next = index.len();
             index.insert(key.clone(), next);
@@ -228,8 +272,8 @@ mod tests {
         (p, m)
     }
 
-    fn run(a: &(Program, Machine), b: &(Program, Machine)) -> Result<AbstractProof, String> {
-        prove((&a.0, &a.1), (&b.0, &b.1), &AbsLimits::default())
+    fn run(a: &(Program, Machine), b: &(Program, Machine)) -> Result<AbstractProof, NoProof> {
+        prove((&a.0, &a.1), (&b.0, &b.1), &Budget::unlimited())
     }
 
     #[test]
@@ -246,7 +290,8 @@ mod tests {
         let b = program(5, 1, 17, 0);
         let why = run(&a, &b).expect_err("differs");
         assert!(
-            why.contains("differ after [B]") || why.contains("differ after [A, B]"),
+            why.to_string().contains("differ after [B]")
+                || why.to_string().contains("differ after [A, B]"),
             "{why}"
         );
     }
@@ -270,7 +315,7 @@ mod tests {
         let m = Machine::compile(&p).expect("compiles");
         let a = (p, m);
         let why = run(&a, &a).expect_err("undecided");
-        assert!(why.contains("undecided"), "{why}");
+        assert!(why.to_string().contains("undecided"), "{why}");
     }
 
     proptest::proptest! {
@@ -288,7 +333,7 @@ mod tests {
             let a = program(ea, ya, ka, ta);
             let b = program(eb, yb, kb, tb);
             let concrete = crate::check::compare::compare(
-                &a.1, &b.1, "a", "b", &crate::explore::Limits::default(),
+                &a.1, &b.1, "a", "b", &Budget::unlimited(),
             ).expect("replays");
             match run(&a, &b) {
                 Ok(_) => proptest::prop_assert_eq!(concrete.verdict, Verdict::Equivalent),

@@ -1,28 +1,30 @@
 //! Equivalence of two programs' input/output transition systems.
 //!
-//! The two machines are explored in lockstep: a *pair* is a state of each,
-//! both reached by the same input sequence. From every pair each input
-//! symbol (matched by name) is run on both sides and the outcomes compared
-//! by name: the output symbol printed, the error label reached, an invalid
-//! input, a silent step. A run goes on after an output, a silent step and an
-//! invalid input (which may have changed the state in 2012 programs, see
-//! `docs/rers-semantics.md`); it ends at an error.
+//! The two machines run in lockstep as one [`System`], [`Lockstep`]: a
+//! state is a state of each, both reached by the same input sequence. Each
+//! input symbol (matched by name) is run on both sides and the outcomes
+//! compared by name: the output symbol printed, the error label reached, an
+//! invalid input, a silent step. Where they differ the lockstep system
+//! reaches the error label [`DIVERGENCE`]; where they agree it goes on like
+//! the first program (after an output, a silent step and an invalid input,
+//! which may have changed the state in 2012 programs, see
+//! `docs/rers-semantics.md`) or ends (at an error).
 //!
-//! The search is breadth-first, so the first difference found is one with a
-//! shortest input sequence; that sequence is replayed on fresh runs of both
-//! machines before it is reported. *Equivalent* is answered only when every
-//! reachable pair was expanded without an engine fault; otherwise the answer
+//! So equivalence is the unreachability of [`DIVERGENCE`], checked by the
+//! one breadth-first explorer ([`crate::explore`]): the first difference
+//! found is one with a shortest input sequence, replayed on fresh runs of
+//! both machines before it is reported. *Equivalent* is answered only when
+//! every reachable pair was expanded without a fault; otherwise the answer
 //! is unknown, with the number of pairs that agreed.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::engine::{Fault, Machine};
-use crate::explore::bfs::{peak_resident_bytes, resident_bytes};
-use crate::explore::graph::{Outcome, StateId, NO_STATE};
-use crate::explore::store::StateStore;
-use crate::explore::{Limits, StopReason};
+use super::{abstract_compare, structural, InputError};
+use crate::engine::Machine;
+use crate::explore::{explore, Options};
+use crate::system::{peak_resident_bytes, Budget, Outcome, StepResult, StopReason, System};
 
 /// What one step did, in names that mean the same in both programs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -86,13 +88,18 @@ pub enum Verdict {
     /// After `inputs`, the last step differs: `a` in the first program,
     /// `b` in the second. The sequence is a shortest one.
     Different {
+        /// The input names, the last one where they differ.
         inputs: Vec<String>,
+        /// The first program's last step.
         a: Observed,
+        /// The second program's last step.
         b: Observed,
     },
     /// The input alphabets differ (as sets of names).
     AlphabetsDiffer {
+        /// Inputs only the first program has.
         only_a: Vec<String>,
+        /// Inputs only the second program has.
         only_b: Vec<String>,
     },
     /// No difference in the pairs explored, but not every pair was explored
@@ -152,13 +159,129 @@ impl std::error::Error for ReplayMismatch {}
 /// How many faults are listed in a report.
 const MAX_FAULTS_SHOWN: usize = 8;
 
+/// The error label the [`Lockstep`] system reaches where the two programs
+/// differ (outside the label numbers RERS programs use).
+pub const DIVERGENCE: u32 = 0x0FFF_FFFE;
+
+/// Two programs run side by side on the same inputs: a [`System`] whose
+/// states are a state of each and whose only error label, [`DIVERGENCE`],
+/// is reached where their outcomes differ by name.
+pub struct Lockstep<'a> {
+    a: &'a Machine,
+    b: &'a Machine,
+    /// Per input of `a`: the input of `b` with its name.
+    to_b: Vec<usize>,
+    /// Per output of `a`: the output of `b` with its name, if any.
+    out_to_b: Vec<Option<u16>>,
+    labels: [u32; 1],
+}
+
+/// Scratch memory of both machines.
+pub struct LockstepScratch {
+    a: crate::engine::Scratch,
+    b: crate::engine::Scratch,
+}
+
+impl<'a> Lockstep<'a> {
+    /// The lockstep system, if the input alphabets are the same set of
+    /// names; otherwise the names only in `a`, and only in `b`.
+    pub fn new(a: &'a Machine, b: &'a Machine) -> Result<Self, (Vec<String>, Vec<String>)> {
+        let only = |x: &Machine, y: &Machine| -> Vec<String> {
+            (x.input_names.iter())
+                .filter(|n| y.input_index(n).is_none())
+                .cloned()
+                .collect()
+        };
+        let (only_a, only_b) = (only(a, b), only(b, a));
+        if !only_a.is_empty() || !only_b.is_empty() {
+            return Err((only_a, only_b));
+        }
+        let to_b = (a.input_names.iter())
+            .map(|n| b.input_index(n).expect("alphabets checked equal"))
+            .collect();
+        let out_to_b = (a.output_names.iter())
+            .map(|n| b.output_names.iter().position(|m| m == n).map(|k| k as u16))
+            .collect();
+        Ok(Lockstep {
+            a,
+            b,
+            to_b,
+            out_to_b,
+            labels: [DIVERGENCE],
+        })
+    }
+
+    /// Whether `oa` (of the first program) and `ob` (of the second) are the
+    /// same by name.
+    fn same(&self, oa: Outcome, ob: Outcome) -> bool {
+        match (oa, ob) {
+            (Outcome::Output(x), Outcome::Output(y)) => self.out_to_b[x as usize] == Some(y),
+            _ => oa == ob,
+        }
+    }
+}
+
+impl System for Lockstep<'_> {
+    type Scratch = LockstepScratch;
+
+    fn inputs(&self) -> &[String] {
+        &self.a.input_names
+    }
+
+    fn outputs(&self) -> &[String] {
+        &self.a.output_names
+    }
+
+    fn error_labels(&self) -> &[u32] {
+        &self.labels
+    }
+
+    fn state_width(&self) -> usize {
+        self.a.state_width() + self.b.state_width()
+    }
+
+    fn initial_state(&self) -> Vec<i32> {
+        let mut s = self.a.initial_state();
+        s.extend(self.b.initial_state());
+        s
+    }
+
+    fn scratch(&self) -> LockstepScratch {
+        LockstepScratch {
+            a: self.a.scratch(),
+            b: self.b.scratch(),
+        }
+    }
+
+    fn step(
+        &self,
+        scratch: &mut LockstepScratch,
+        state: &[i32],
+        input: usize,
+        next: &mut [i32],
+    ) -> StepResult {
+        let wa = self.a.state_width();
+        let (cur_a, cur_b) = state.split_at(wa);
+        let (next_a, next_b) = next.split_at_mut(wa);
+        let oa = self.a.step(&mut scratch.a, cur_a, input, next_a)?;
+        let ob = self
+            .b
+            .step(&mut scratch.b, cur_b, self.to_b[input], next_b)?;
+        Ok(if self.same(oa, ob) {
+            oa
+        } else {
+            Outcome::Error(DIVERGENCE)
+        })
+    }
+}
+
 /// Compares `a` and `b` (named `name_a`, `name_b` in the report).
 pub fn compare(
     a: &Machine,
     b: &Machine,
     name_a: &str,
     name_b: &str,
-    limits: &Limits,
+    budget: &Budget,
 ) -> Result<CompareReport, ReplayMismatch> {
     let start = Instant::now();
     let mut report = CompareReport {
@@ -176,123 +299,47 @@ pub fn compare(
         peak_memory: None,
         method: "exploration",
     };
-    // Inputs matched by name, in the first program's order.
-    let only_a: Vec<String> = a
-        .input_names
-        .iter()
-        .filter(|n| b.input_index(n).is_none())
-        .cloned()
-        .collect();
-    let only_b: Vec<String> = b
-        .input_names
-        .iter()
-        .filter(|n| a.input_index(n).is_none())
-        .cloned()
-        .collect();
-    if !only_a.is_empty() || !only_b.is_empty() {
-        report.verdict = Verdict::AlphabetsDiffer { only_a, only_b };
-        report.seconds = start.elapsed().as_secs_f64();
-        return Ok(report);
-    }
-    let to_b: Vec<usize> = a
-        .input_names
-        .iter()
-        .map(|n| b.input_index(n).expect("alphabets checked equal"))
-        .collect();
-
-    let (wa, wb) = (a.state_width(), b.state_width());
-    let mut store = StateStore::new(wa + wb);
-    let mut parent: Vec<StateId> = vec![NO_STATE];
-    let mut parent_input: Vec<u16> = vec![0];
-    let mut init = a.initial_state();
-    init.extend(b.initial_state());
-    store.insert(&init);
-
-    let (mut sa, mut sb) = (a.scratch(), b.scratch());
-    let mut cur = vec![0i32; wa + wb];
-    let mut next = vec![0i32; wa + wb];
-    let mut faults: Vec<(StateId, usize, char, Fault)> = Vec::new();
-    let mut difference: Option<(StateId, usize, Observed, Observed)> = None;
-    let mut expanded: u32 = 0;
-    let mut level_end = store.len();
-    'bfs: while expanded < store.len() {
-        if expanded == level_end {
-            report.depth += 1;
-            level_end = store.len();
+    let pair = match Lockstep::new(a, b) {
+        Ok(p) => p,
+        Err((only_a, only_b)) => {
+            report.verdict = Verdict::AlphabetsDiffer { only_a, only_b };
+            report.seconds = start.elapsed().as_secs_f64();
+            return Ok(report);
         }
-        let at_max = limits.max_states.is_some_and(|m| store.len() as u64 >= m);
-        if at_max || expanded.is_multiple_of(4096) {
-            if let Some(r) = over_limits(limits, &store, start) {
-                report.stopped = Some(r);
-                break;
-            }
-        }
-        let s = expanded;
-        store.get(s, &mut cur);
-        let (cur_a, cur_b) = cur.split_at(wa);
-        for (i, &ib) in to_b.iter().enumerate() {
-            report.transitions += 1;
-            let (next_a, next_b) = next.split_at_mut(wa);
-            let ra = a.step(&mut sa, cur_a, i, next_a);
-            let rb = b.step(&mut sb, cur_b, ib, next_b);
-            let (oa, ob) = match (ra, rb) {
-                (Ok(oa), Ok(ob)) => (Observed::of(a, oa), Observed::of(b, ob)),
-                (ra, rb) => {
-                    if let Err(f) = ra {
-                        faults.push((s, i, 'a', f));
-                    }
-                    if let Err(f) = rb {
-                        faults.push((s, i, 'b', f));
-                    }
-                    continue;
-                }
-            };
-            if oa != ob {
-                difference = Some((s, i, oa, ob));
-                break 'bfs;
-            }
-            if oa.goes_on() {
-                let (_, new) = store.insert(&next);
-                if new {
-                    parent.push(s);
-                    parent_input.push(i as u16);
-                }
-            }
-        }
-        expanded += 1;
-    }
-    report.pairs = store.len() as u64;
-    report.expanded = expanded as u64;
-    let path_to = |mut s: StateId| {
-        let mut path = Vec::new();
-        while parent[s as usize] != NO_STATE {
-            path.push(parent_input[s as usize] as usize);
-            s = parent[s as usize];
-        }
-        path.reverse();
-        path
     };
-    for &(s, i, side, f) in faults.iter().take(MAX_FAULTS_SHOWN) {
-        let mut p = path_to(s);
-        p.push(i);
+    let opts = Options {
+        stop_when_all_errors_found: true,
+        ..Options::default()
+    };
+    let ex = explore(&pair, budget, &opts);
+    report.pairs = ex.graph.n_states as u64;
+    report.expanded = ex.graph.n_expanded as u64;
+    report.transitions = ex.transitions;
+    report.depth = ex.depth;
+    report.stopped = ex.stopped.filter(|&r| r != StopReason::AllErrorsFound);
+    for f in ex.faults.iter().take(MAX_FAULTS_SHOWN) {
+        let mut p = ex.path_to(f.state);
+        p.push(f.input);
         let names: Vec<&str> = p.iter().map(|&k| a.input_names[k].as_str()).collect();
-        let prog = if side == 'a' { name_a } else { name_b };
+        // The side that faulted: the first, unless its run does not.
+        let prog = match crate::system::replay(a, &p) {
+            Err(_) => name_a,
+            Ok(_) => name_b,
+        };
         report
             .faults
-            .push(format!("{prog}: [{}]: {f}", names.join(", ")));
+            .push(format!("{prog}: [{}]: {}", names.join(", "), f.fault));
     }
-    report.verdict = match difference {
-        Some((s, i, oa, ob)) => {
-            let mut p = path_to(s);
-            p.push(i);
-            confirm(a, b, &to_b, &p, &oa, &ob)?;
+    report.verdict = match ex.witness(DIVERGENCE) {
+        Some(p) => {
+            let (oa, ob) = confirm(&pair, &p)?;
             Verdict::Different {
                 inputs: p.iter().map(|&k| a.input_names[k].clone()).collect(),
                 a: oa,
                 b: ob,
             }
         }
-        None if report.stopped.is_none() && faults.is_empty() => Verdict::Equivalent,
+        None if ex.is_complete() => Verdict::Equivalent,
         None => Verdict::Unknown,
     };
     report.seconds = start.elapsed().as_secs_f64();
@@ -301,15 +348,8 @@ pub fn compare(
 }
 
 /// Replays `inputs` on fresh runs of both machines: every step but the last
-/// must agree and go on, and the last must give `oa` and `ob`.
-fn confirm(
-    a: &Machine,
-    b: &Machine,
-    to_b: &[usize],
-    inputs: &[usize],
-    oa: &Observed,
-    ob: &Observed,
-) -> Result<(), ReplayMismatch> {
+/// must agree and go on, and the last must differ. Returns the last steps.
+fn confirm(pair: &Lockstep, inputs: &[usize]) -> Result<(Observed, Observed), ReplayMismatch> {
     let run =
         |m: &Machine, map: &dyn Fn(usize) -> usize| -> Result<Vec<Observed>, ReplayMismatch> {
             let mut sc = m.scratch();
@@ -330,19 +370,14 @@ fn confirm(
             }
             Ok(seen)
         };
-    let ra = run(a, &|i| i)?;
-    let rb = run(b, &|i| to_b[i])?;
+    let ra = run(pair.a, &|i| i)?;
+    let rb = run(pair.b, &|i| pair.to_b[i])?;
     let n = inputs.len();
-    let ok = ra.len() == n
-        && rb.len() == n
-        && ra[..n - 1] == rb[..n - 1]
-        && &ra[n - 1] == oa
-        && &rb[n - 1] == ob;
-    if ok {
-        Ok(())
+    if ra.len() == n && rb.len() == n && ra[..n - 1] == rb[..n - 1] && ra[n - 1] != rb[n - 1] {
+        Ok((ra[n - 1].clone(), rb[n - 1].clone()))
     } else {
         Err(ReplayMismatch(format!(
-            "expected last steps {oa} / {ob}, replay gave {ra:?} / {rb:?}"
+            "expected a difference at the last step, replay gave {ra:?} / {rb:?}"
         )))
     }
 }
@@ -380,23 +415,106 @@ fn notes(a: &Machine, b: &Machine) -> Vec<String> {
     out
 }
 
-fn over_limits(limits: &Limits, store: &StateStore, start: Instant) -> Option<StopReason> {
-    if let Some(max) = limits.max_states {
-        if store.len() as u64 >= max {
-            return Some(StopReason::MaxStates);
+/// State pairs explored to sanity-check an equivalence proved without it.
+const SANITY_PAIRS: u64 = 200_000;
+
+/// Loads, compiles and compares two programs: the `rigor compare`
+/// pipeline. Equivalence is proved by the shape of the code, else on the
+/// two interval abstractions (with `try_abstraction`, half the time), else
+/// by a complete lockstep search, which gets what the proofs left.
+pub fn solve(
+    a: &str,
+    b: &str,
+    budget: &Budget,
+    try_abstraction: bool,
+) -> Result<CompareReport, CompareError> {
+    let pa = crate::frontend::load(a).map_err(InputError::from)?;
+    let pb = crate::frontend::load(b).map_err(InputError::from)?;
+    let ma = Machine::compile(&pa).map_err(InputError::from)?;
+    let mb = Machine::compile(&pb).map_err(InputError::from)?;
+    let structure = structural::prove(&pa, &pb);
+    // Without a proof by shape, try one on the two abstractions.
+    let abstraction = match &structure {
+        Ok(_) => None,
+        Err(_) if !try_abstraction => None,
+        Err(_) => {
+            // The proof that can answer for large programs: half the time.
+            let share = Budget {
+                max_states: Some(crate::absint::explore::RUN_MAX_STATES as u64),
+                ..budget.share(0.5)
+            };
+            Some(abstract_compare::prove((&pa, &ma), (&pb, &mb), &share))
+        }
+    };
+    let proved = structure.is_ok() || matches!(abstraction, Some(Ok(_)));
+    // Proved: the lockstep search only runs as a bounded sanity check (a
+    // difference here would be a bug in the proof).
+    let search = match proved {
+        true => budget.clone().with_max_states(SANITY_PAIRS),
+        false => budget.clone(),
+    };
+    let mut r = compare(&ma, &mb, a, b, &search)?;
+    // The proof, if any: its method and what it rests on.
+    let proof = match (structure, abstraction) {
+        (Ok(c), _) => Some((
+            "structure",
+            format!(
+                "proved by the shape of the code: {} globals ({} with renamed values) and {} functions correspond",
+                c.globals, c.renamed, c.functions
+            ),
+        )),
+        (Err(shape), abstraction) => {
+            r.notes
+                .push(format!("not provable by the shape of the code: {shape}"));
+            match abstraction {
+                Some(Ok(p)) => Some((
+                    "abstraction",
+                    format!(
+                        "proved on the interval abstractions ({} and {} abstract states): {} pairs of abstract-state sets, every step decided and the same on both sides",
+                        p.states_a, p.states_b, p.pairs
+                    ),
+                )),
+                Some(Err(why)) => {
+                    r.notes
+                        .push(format!("not provable on the abstractions: {why}"));
+                    None
+                }
+                None => {
+                    r.notes.push(
+                        "not provable on the abstractions: not tried (--no-abstraction)".into(),
+                    );
+                    None
+                }
+            }
+        }
+    };
+    if let Some((method, note)) = proof {
+        match r.verdict {
+            Verdict::Unknown | Verdict::Equivalent => {
+                r.verdict = Verdict::Equivalent;
+                r.method = method;
+                r.notes.push(format!(
+                    "{note}; {} state pairs also explored in lockstep without a difference",
+                    r.pairs
+                ));
+            }
+            _ => r.notes.push(format!(
+                "internal: proved by {method} but the programs differ; the difference wins"
+            )),
         }
     }
-    if let Some(t) = limits.timeout {
-        if start.elapsed() >= t {
-            return Some(StopReason::Timeout);
-        }
-    }
-    if let Some(mem) = limits.memory_limit {
-        if resident_bytes().is_some_and(|r| r >= mem) {
-            return Some(StopReason::MemoryLimit);
-        }
-    }
-    None
+    Ok(r)
+}
+
+/// Why two programs could not be compared.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A program could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A difference that does not replay: a bug in rigor.
+    #[error(transparent)]
+    Replay(#[from] ReplayMismatch),
 }
 
 #[cfg(test)]
@@ -425,8 +543,8 @@ mod tests {
         Machine::compile(&parse_java("T.java", &src).expect("lowers")).expect("compiles")
     }
 
-    fn run(a: &Machine, b: &Machine, limits: &Limits) -> CompareReport {
-        compare(a, b, "a", "b", limits).expect("replays")
+    fn run(a: &Machine, b: &Machine, budget: &Budget) -> CompareReport {
+        compare(a, b, "a", "b", budget).expect("replays")
     }
 
     #[test]
@@ -434,7 +552,7 @@ mod tests {
         // The same system with the input alphabet in another order.
         let a = counter(4, 2, -1, "\"A\",\"B\"");
         let b = counter(4, 2, -1, "\"B\",\"A\"");
-        let r = run(&a, &b, &Limits::default());
+        let r = run(&a, &b, &Budget::unlimited());
         assert_eq!(r.verdict, Verdict::Equivalent);
         assert_eq!(r.pairs, 4);
     }
@@ -443,7 +561,7 @@ mod tests {
     fn finds_a_shortest_difference() {
         let a = counter(4, 2, -1, "\"A\",\"B\"");
         let b = counter(4, 3, -1, "\"A\",\"B\"");
-        let r = run(&a, &b, &Limits::default());
+        let r = run(&a, &b, &Budget::unlimited());
         assert_eq!(
             r.verdict,
             Verdict::Different {
@@ -458,7 +576,7 @@ mod tests {
     fn error_labels_are_compared() {
         let a = counter(4, 2, 1, "\"A\",\"B\"");
         let b = counter(4, 2, -1, "\"A\",\"B\"");
-        let r = run(&a, &b, &Limits::default());
+        let r = run(&a, &b, &Budget::unlimited());
         match r.verdict {
             Verdict::Different { inputs, a, b } => {
                 assert_eq!(inputs, ["A"]);
@@ -473,7 +591,7 @@ mod tests {
     fn alphabets_must_agree() {
         let a = counter(4, 2, -1, "\"A\",\"B\"");
         let b = counter(4, 2, -1, "\"A\",\"B\",\"C\"");
-        let r = run(&a, &b, &Limits::default());
+        let r = run(&a, &b, &Budget::unlimited());
         assert_eq!(
             r.verdict,
             Verdict::AlphabetsDiffer {
@@ -487,14 +605,10 @@ mod tests {
     fn limits_give_unknown_not_equivalent() {
         let a = counter(1000, 2000, -1, "\"A\",\"B\"");
         let b = counter(1000, 2000, -1, "\"A\",\"B\"");
-        let limits = Limits {
-            max_states: Some(10),
-            ..Limits::default()
-        };
-        let r = run(&a, &b, &limits);
+        let r = run(&a, &b, &Budget::unlimited().with_max_states(10));
         assert_eq!(r.verdict, Verdict::Unknown);
         assert_eq!(r.stopped, Some(StopReason::MaxStates));
-        let r = run(&a, &b, &Limits::default());
+        let r = run(&a, &b, &Budget::unlimited());
         assert_eq!(r.verdict, Verdict::Equivalent);
         assert_eq!(r.pairs, 1000);
     }

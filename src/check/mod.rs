@@ -1,8 +1,47 @@
-//! Property checkers over explored programs.
+//! Property checkers and the pipelines of every command: from a file to a
+//! report. The command line only parses arguments and prints what these
+//! return.
+//!
+//! - [`reach`]: reachability of the error labels (`rigor reach`);
+//! - [`ltl`]: LTL properties (`rigor ltl`), over [`crate::ltl`];
+//! - [`ctl`]: action-based CTL (`rigor ctl`, `rigor export`), over
+//!   [`crate::ctl`];
+//! - [`compare`]: equivalence of two programs (`rigor compare`), proved by
+//!   [`structural`] shape (with the reorderings of [`commute`]), on the
+//!   interval abstractions ([`abstract_compare`]), or by a lockstep search;
+//! - [`validate`]: witnesses run on the gcc-compiled original.
 
 pub mod abstract_compare;
 pub mod commute;
 pub mod compare;
+pub mod ctl;
+pub mod ltl;
 pub mod reach;
 pub mod structural;
 pub mod validate;
+
+use crate::abbadingo::LogError;
+use crate::engine::CompileError;
+use crate::frontend::FrontendError;
+use crate::lts::ModelError;
+use crate::source::PropertyError;
+
+/// Why a pipeline could not start: one of its input files.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// The program.
+    #[error(transparent)]
+    Frontend(#[from] FrontendError),
+    /// The program, for the engine.
+    #[error(transparent)]
+    Compile(#[from] CompileError),
+    /// The property file.
+    #[error(transparent)]
+    Property(#[from] PropertyError),
+    /// The `.aut`/`.dot` model.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The Abbadingo log.
+    #[error(transparent)]
+    Log(#[from] LogError),
+}

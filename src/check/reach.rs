@@ -19,13 +19,12 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
-use crate::engine::{Fault, Machine};
-use crate::explore::graph::Outcome;
-use crate::explore::{
-    explore_pruned, guided_search, Exploration, Guide, Limits, Options, StopReason,
-};
+use crate::engine::Machine;
+use crate::explore::{explore_pruned, guided_search, Exploration, Guide, Observer, Options};
 use crate::ir::Program;
+use crate::system::{replay, Budget, Outcome, StopReason, System};
 
 /// The answer for one error label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -41,20 +40,23 @@ pub struct LabelVerdict {
 
 impl LabelVerdict {
     /// Makes the label reachable with witness `path` if `path` replays on
-    /// `m` to this label; otherwise leaves the verdict as it was and returns
-    /// the replay's outcome.
-    fn accept_witness(
-        &mut self,
-        m: &Machine,
-        path: &[usize],
-    ) -> Result<(), Result<Outcome, ReplayError>> {
-        match replay(m, path) {
+    /// `sys` to this label; otherwise leaves the verdict as it was and says
+    /// why in a note for the report.
+    fn accept_witness<S: System>(&mut self, sys: &S, path: &[usize], what: &str) -> Option<String> {
+        match replay(sys, path) {
             Ok(Outcome::Error(n)) if n == self.property => {
                 self.verdict = Some(true);
-                self.witness = Some(path.iter().map(|&k| m.input_names[k].clone()).collect());
-                Ok(())
+                self.witness = Some(path.iter().map(|&k| sys.inputs()[k].clone()).collect());
+                None
             }
-            other => Err(other),
+            other => Some(format!(
+                "internal: {what} for error {} does not replay ({}); answering unknown",
+                self.property,
+                match other {
+                    Ok(o) => format!("it ends with {o:?}"),
+                    Err(e) => e.to_string(),
+                }
+            )),
         }
     }
 }
@@ -100,9 +102,36 @@ pub struct ReachReport {
     /// Why the abstraction was not used, if it was tried.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abstraction_note: Option<String>,
+    /// Internal inconsistencies met on the way (a witness that does not
+    /// replay): each left its label unknown. Empty unless rigor has a bug.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl ReachReport {
+    /// The RERS CSV lines of the report (unknown labels left out).
+    pub fn csv(&self) -> String {
+        let mut s = String::new();
+        for v in &self.verdicts {
+            if let Some(b) = v.verdict {
+                s.push_str(&format!("{},{},{}\n", self.problem, v.property, b));
+            }
+        }
+        s
+    }
+
+    /// The witness file text: one `label,input input ...` line per
+    /// reachable label (`grammars/witness.ebnf`).
+    pub fn witnesses(&self) -> String {
+        let mut s = String::new();
+        for v in &self.verdicts {
+            if let Some(w) = &v.witness {
+                s.push_str(&format!("{},{}\n", v.property, w.join(" ")));
+            }
+        }
+        s
+    }
+
     /// Number of labels with each verdict: (reachable, unreachable, unknown).
     pub fn counts(&self) -> (usize, usize, usize) {
         let r = self
@@ -117,47 +146,6 @@ impl ReachReport {
             .count();
         (r, u, self.verdicts.len() - r - u)
     }
-}
-
-/// Why a replayed witness was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReplayError {
-    /// The run stopped (error, blocked, fault) before the last input.
-    StoppedEarly { at: usize, outcome: Option<Outcome> },
-    /// An input index is out of range.
-    BadInput(usize),
-    /// The engine faulted.
-    Fault(Fault),
-}
-
-/// Runs `inputs` from the initial state and returns the outcome of the last
-/// step. Intermediate steps must let the run go on (output, silent, or an
-/// invalid input, which keeps the state it left: the 2012 reading).
-pub fn replay(m: &Machine, inputs: &[usize]) -> Result<Outcome, ReplayError> {
-    let mut scratch = m.scratch();
-    let mut cur = m.initial_state();
-    let mut next = cur.clone();
-    let mut last = Outcome::Silent;
-    for (k, &i) in inputs.iter().enumerate() {
-        if i >= m.n_inputs() {
-            return Err(ReplayError::BadInput(i));
-        }
-        last = m
-            .step(&mut scratch, &cur, i, &mut next)
-            .map_err(ReplayError::Fault)?;
-        let goes_on = matches!(
-            last,
-            Outcome::Output(_) | Outcome::Silent | Outcome::Invalid
-        );
-        if !goes_on && k + 1 < inputs.len() {
-            return Err(ReplayError::StoppedEarly {
-                at: k,
-                outcome: Some(last),
-            });
-        }
-        std::mem::swap(&mut cur, &mut next);
-    }
-    Ok(last)
 }
 
 /// Share of the time the breadth-first search gets when an abstraction
@@ -184,19 +172,18 @@ struct Settled {
 
 /// One greedy search per label, in rounds: each label left gets a slice of
 /// the time left, and the slices double each round, until every label is
-/// settled or the time is out (without a timeout: one unbounded search
+/// settled or the time is out (without a deadline: one unbounded search
 /// per label).
 fn search_rounds(
     m: &Machine,
-    limits: &Limits,
-    start: std::time::Instant,
+    budget: &Budget,
     labels: &[u32],
     guide: &mut AbstractGuide,
 ) -> Settled {
     let mut out = Settled::default();
     // One search; whether it settled the label.
-    let mut search = |l: u32, limits: &Limits, out: &mut Settled| {
-        let gs = guided_search(m, limits, &[l], guide, GUIDE_WEIGHT);
+    let mut search = |l: u32, budget: &Budget, out: &mut Settled| {
+        let gs = guided_search(m, budget, &[l], guide, GUIDE_WEIGHT);
         out.states += gs.states;
         let exhausted = gs.exhausted();
         if let Some((_, p)) = gs.found.into_iter().next() {
@@ -208,29 +195,28 @@ fn search_rounds(
         }
         Ok(())
     };
-    let Some(total) = limits.timeout else {
+    let Some(total) = budget.remaining() else {
         for &l in labels {
-            let _ = search(l, limits, &mut out);
+            let _ = search(l, budget, &mut out);
         }
         return out;
     };
     let mut left: Vec<u32> = labels.to_vec();
-    let rest = || total.saturating_sub(start.elapsed());
-    let mut slice = (rest() / (4 * labels.len().max(1) as u32)).max(Duration::from_millis(500));
+    let rest = || budget.remaining().unwrap_or_default();
+    let mut slice = (total / (4 * labels.len().max(1) as u32)).max(Duration::from_millis(500));
     while !left.is_empty() && !rest().is_zero() {
         for l in std::mem::take(&mut left) {
-            let slice_limits = Limits {
-                timeout: Some(slice.min(rest())),
-                ..limits.clone()
-            };
-            if slice_limits.timeout.is_some_and(|t| t.is_zero()) {
+            let now = slice.min(rest());
+            if now.is_zero() {
                 left.push(l);
                 continue;
             }
-            match search(l, &slice_limits, &mut out) {
+            match search(l, &budget.clone().with_timeout(now), &mut out) {
                 Ok(()) => {}
                 // More time does not lift these limits.
-                Err(Some(StopReason::MemoryLimit | StopReason::MaxStates)) => return out,
+                Err(Some(
+                    StopReason::MemoryLimit | StopReason::MaxStates | StopReason::Interrupted,
+                )) => return out,
                 Err(_) => left.push(l),
             }
         }
@@ -239,22 +225,83 @@ fn search_rounds(
     out
 }
 
-/// Explores `m` and answers every error label.
-pub fn check(m: &Machine, program: &str, limits: &Limits, progress: bool) -> ReachReport {
-    check_with(m, program, limits, progress, None)
+/// What a reachability run should do besides the search.
+#[derive(Clone, Default)]
+pub struct ReachOptions {
+    /// Try the interval abstraction first (programs with arithmetic).
+    pub abstraction: bool,
+    /// An Abbadingo log whose traces are explored first (no abstraction
+    /// then).
+    pub seed_log: Option<String>,
+    /// Told how the breadth-first search goes.
+    pub observer: Option<Observer>,
 }
 
-/// [`check`], with the program's interval abstraction if there is one
-/// (and the program it abstracts): the exploration then looks only for the labels the abstraction
-/// reaches, and the others are unreachable.
+/// Reachability of every error label of the program or model at `path`:
+/// the `rigor reach` pipeline. Programs with arithmetic go through the
+/// interval abstraction first ([`crate::absint::share_of`] the budget);
+/// `.aut`/`.dot` models are explored as they are.
+pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachReport, InputError> {
+    if let Some(g) = crate::lts::load_model_graph(path) {
+        let g = g?;
+        return Ok(check(&g, path, budget, &search_options(opts, Vec::new())));
+    }
+    let p = crate::frontend::load(path)?;
+    let m = Machine::compile(&p)?;
+    if let Some(log) = &opts.seed_log {
+        let seeds = crate::abbadingo::read(log)?.input_sequences(&m)?;
+        return Ok(check(&m, path, budget, &search_options(opts, seeds)));
+    }
+    // Programs with arithmetic: the interval abstraction first, with part of
+    // the time; the labels it cannot reach need no search.
+    let (abstraction, note) = if opts.abstraction && crate::absint::has_numeric_slots(&p, &m) {
+        match crate::absint::explore_abstract(&p, &m, &crate::absint::share_of(budget)) {
+            Ok(g) => (Some(g), None),
+            Err(why) => (None, Some(why.to_string())),
+        }
+    } else {
+        (None, None)
+    };
+    let search = search_options(opts, Vec::new());
+    let mut r = check_with(
+        &m,
+        path,
+        budget,
+        &search,
+        abstraction.as_ref().map(|g| (&p, g)),
+    );
+    r.abstraction_note = note;
+    Ok(r)
+}
+
+/// The options of the breadth-first search of a reachability run.
+fn search_options(opts: &ReachOptions, seeds: Vec<Vec<usize>>) -> Options {
+    Options {
+        keep_graph: false,
+        stop_when_all_errors_found: true,
+        observer: opts.observer.clone(),
+        seeds,
+        wanted_errors: None,
+    }
+}
+
+/// Explores `sys` breadth-first (with `opts`) and answers every error label.
+pub fn check<S: System>(sys: &S, program: &str, budget: &Budget, opts: &Options) -> ReachReport {
+    let ex = crate::explore::explore(sys, budget, opts);
+    report(sys, program, &ex)
+}
+
+/// Answers every error label of `m`, with the program's interval
+/// abstraction if there is one (and the program it abstracts): the
+/// exploration then looks only for the labels the abstraction reaches, and
+/// the others are unreachable.
 pub fn check_with(
     m: &Machine,
     program: &str,
-    limits: &Limits,
-    progress: bool,
+    budget: &Budget,
+    opts: &Options,
     abstraction: Option<(&Program, &AbsGraph)>,
 ) -> ReachReport {
-    let start = std::time::Instant::now();
     let wanted = abstraction.map(|(_, g)| {
         let labels = g.error_labels();
         m.error_labels
@@ -268,7 +315,7 @@ pub fn check_with(
     // else, for a label behind counter guards, a run that pumps them.
     let mut early: Vec<(u32, Vec<usize>)> = Vec::new();
     if let (Some((p, g)), Some(wanted)) = (abstraction, &wanted) {
-        let deadline = limits.timeout.map(|t| start + t.mul_f64(PUMP_SHARE));
+        let deadline = budget.share(PUMP_SHARE).deadline;
         for &l in wanted {
             let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
             match g.path_to_error(l) {
@@ -291,36 +338,28 @@ pub fn check_with(
             .collect::<Vec<u32>>()
     });
     let opts = Options {
-        keep_graph: false,
-        stop_when_all_errors_found: true,
-        progress,
-        seeds: Vec::new(),
         wanted_errors: search_wanted.clone(),
+        ..opts.clone()
     };
     // With nothing wanted, the exploration stops after the first state.
     // States from which the abstraction reaches no label still wanted are
     // not expanded; an exploration that still ends proves those labels
     // unreachable. With an abstraction, the breadth-first search gets
     // [`BFS_SHARE`] of the time and the guided search the rest.
-    let bfs_limits = match abstraction {
-        Some(_) => Limits {
-            timeout: limits
-                .timeout
-                .map(|t| t.saturating_sub(start.elapsed()).mul_f64(BFS_SHARE)),
-            ..limits.clone()
-        },
-        None => limits.clone(),
+    let bfs_budget = match abstraction {
+        Some(_) => budget.share(BFS_SHARE),
+        None => budget.clone(),
     };
     let mut guide = abstraction.map(|(_, g)| AbstractGuide::new(g));
     let ex = explore_pruned(
         m,
-        &bfs_limits,
+        &bfs_budget,
         &opts,
         guide.as_mut().map(|p| p as &mut dyn Guide),
     );
     let mut r = report(m, program, &ex);
     r.pruned = ex.pruned;
-    let bfs_stopped = ex.stopped.clone();
+    let bfs_stopped = ex.stopped;
     drop(ex);
     let (Some((_, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
         return r;
@@ -332,8 +371,8 @@ pub fn check_with(
         match early.iter().find(|e| e.0 == v.property) {
             // Replayed above; the search did not look for it.
             Some((_, path)) => {
-                if let Err(other) = v.accept_witness(m, path) {
-                    eprintln!("rigor: internal: witness for error {} does not replay ({other:?}); answering unknown", v.property);
+                if let Some(note) = v.accept_witness(m, path, "witness") {
+                    r.notes.push(note);
                     v.verdict = None;
                 }
             }
@@ -346,13 +385,13 @@ pub fn check_with(
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
         return r;
     }
-    let found = search_rounds(m, limits, start, &unknown, guide);
+    let found = search_rounds(m, budget, &unknown, guide);
     r.guided_states = found.states;
     for v in &mut r.verdicts {
         match found.verdicts.iter().find(|f| f.0 == v.property) {
             Some((_, Some(path))) => {
-                if let Err(other) = v.accept_witness(m, path) {
-                    eprintln!("rigor: internal: guided witness for error {} does not replay ({other:?}); answering unknown", v.property);
+                if let Some(note) = v.accept_witness(m, path, "guided witness") {
+                    r.notes.push(note);
                 }
             }
             // Every state the search skipped was dead for this label.
@@ -363,42 +402,25 @@ pub fn check_with(
     r
 }
 
-/// Turns an exploration into verdicts, replaying every witness.
-pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
+/// Turns an exploration of `sys` into verdicts, replaying every witness.
+pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachReport {
     let complete = ex.is_complete();
     let mut verdicts = Vec::new();
-    for &label in &m.error_labels {
-        let found = ex.errors.iter().find(|e| e.0 == label);
-        let v = match found {
-            Some(&(_, s, i)) => {
-                let mut path = ex.path_to(s);
-                path.push(i);
-                let mut v = LabelVerdict {
-                    property: label,
-                    verdict: None,
-                    witness: None,
-                };
-                if let Err(other) = v.accept_witness(m, &path) {
-                    // A witness that does not replay is a bug: never report it.
-                    eprintln!("rigor: internal: witness for error {label} does not replay ({other:?}); answering unknown");
-                }
-                v
-            }
-            None => LabelVerdict {
-                property: label,
-                verdict: if complete || ex.stopped == Some(StopReason::AllErrorsFound) {
-                    // All labels found means none is left to be unreachable.
-                    if complete {
-                        Some(false)
-                    } else {
-                        None
-                    }
-                } else {
-                    None
-                },
-                witness: None,
-            },
+    let mut notes = Vec::new();
+    for &label in sys.error_labels() {
+        let mut v = LabelVerdict {
+            property: label,
+            verdict: None,
+            witness: None,
         };
+        match ex.witness(label) {
+            Some(path) => {
+                // A witness that does not replay is a bug: never report it.
+                notes.extend(v.accept_witness(sys, &path, "witness"));
+            }
+            None if complete => v.verdict = Some(false),
+            None => {}
+        }
         verdicts.push(v);
     }
     ReachReport {
@@ -410,7 +432,7 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
         transitions: ex.transitions,
         depth: ex.depth,
         complete,
-        stopped: ex.stopped.clone(),
+        stopped: ex.stopped,
         faults: ex
             .faults
             .iter()
@@ -418,21 +440,20 @@ pub fn report(m: &Machine, program: &str, ex: &Exploration) -> ReachReport {
             .map(|f| {
                 format!(
                     "state {} input {}: {}",
-                    f.state, m.input_names[f.input], f.fault
+                    f.state,
+                    sys.inputs()[f.input],
+                    f.fault
                 )
             })
             .collect(),
-        seconds: secs(ex.elapsed),
-        peak_memory: crate::explore::bfs::peak_resident_bytes(),
+        seconds: ex.elapsed.as_secs_f64(),
+        peak_memory: crate::system::peak_resident_bytes(),
         state_bytes: ex.state_bytes,
-        state_width: m.state_width(),
+        state_width: sys.state_width(),
         abstract_states: None,
         pruned: 0,
         guided_states: 0,
         abstraction_note: None,
+        notes,
     }
-}
-
-fn secs(d: Duration) -> f64 {
-    d.as_secs_f64()
 }

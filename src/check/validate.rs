@@ -25,22 +25,75 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::source::{read_text, ReadError};
+
+/// Why witnesses could not be run natively.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValidateError {
+    /// The program could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A tool or a temporary file failed (`what` says which).
+    #[error("cannot {what}: {reason}")]
+    Tool {
+        /// What could not be done.
+        what: &'static str,
+        /// The system's message.
+        reason: String,
+    },
+    /// gcc rejected the harness.
+    #[error("{file}: the gcc harness does not compile: {first_error}")]
+    Compile {
+        /// The program.
+        file: String,
+        /// gcc's first error line.
+        first_error: String,
+    },
+}
+
+/// A tool failure.
+fn tool(what: &'static str) -> impl Fn(std::io::Error) -> ValidateError {
+    move |e| ValidateError::Tool {
+        what,
+        reason: e.to_string(),
+    }
+}
+
 /// What the native program did on one input sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NativeOutcome {
     /// Reached error label `N` after consuming `inputs` inputs.
-    Error { label: u32, inputs: usize },
+    Error {
+        /// The label.
+        label: u32,
+        /// Inputs consumed.
+        inputs: usize,
+    },
     /// Reached the `globalError` label (not a property).
-    GlobalError { inputs: usize },
+    GlobalError {
+        /// Inputs consumed.
+        inputs: usize,
+    },
     /// Consumed every input without an error.
-    End { inputs: usize },
+    End {
+        /// Inputs consumed.
+        inputs: usize,
+    },
     /// The program exited by itself (e.g. `main` returned on an invalid
     /// input) after `inputs` inputs.
-    Exited { inputs: usize, code: Option<i32> },
+    Exited {
+        /// Inputs consumed.
+        inputs: usize,
+        /// The exit status, if any.
+        code: Option<i32>,
+    },
     /// An `__VERIFIER_assume` failed.
     Blocked,
     /// An assertion failed at a line no error label precedes.
-    UnknownAssert { line: u32 },
+    UnknownAssert {
+        /// The line of the assertion.
+        line: u32,
+    },
     /// The run did not finish in time.
     Timeout,
 }
@@ -87,9 +140,8 @@ static void rigor_assert_line(int line) { rigor_stop("ASSERT", line); }
 
 impl Harness {
     /// Builds the harness for the C file `path` with `gcc`.
-    pub fn build(path: &Path) -> Result<Harness, String> {
-        let src = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    pub fn build(path: &Path) -> Result<Harness, ValidateError> {
+        let src = read_text(&path.to_string_lossy())?;
         let labels = find_labels(&src);
         let mut text = PRELUDE.to_string();
         // SV-COMP `reach_error_N()` calls the program only declares.
@@ -118,10 +170,9 @@ impl Harness {
                 text.push('\n');
             }
         }
-        let dir =
-            tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        let dir = tempfile::tempdir().map_err(tool("create a temporary directory"))?;
         let c = dir.path().join("harness.c");
-        std::fs::write(&c, text).map_err(|e| format!("cannot write the harness: {e}"))?;
+        std::fs::write(&c, text).map_err(tool("write the harness"))?;
         let exe = dir.path().join("harness");
         let out = Command::new("gcc")
             .args(["-O1", "-w", "-o"])
@@ -129,30 +180,30 @@ impl Harness {
             .arg(&c)
             .arg("-lm")
             .output()
-            .map_err(|e| format!("cannot run gcc: {e}"))?;
+            .map_err(tool("run gcc"))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let first = err
                 .lines()
                 .find(|l| l.contains("error"))
                 .unwrap_or("gcc failed");
-            return Err(format!(
-                "{}: the gcc harness does not compile: {first}",
-                path.display()
-            ));
+            return Err(ValidateError::Compile {
+                file: path.display().to_string(),
+                first_error: first.to_string(),
+            });
         }
         Ok(Harness { dir, exe, labels })
     }
 
     /// Runs the native program on a sequence of input values.
-    pub fn run(&self, inputs: &[i32], timeout: Duration) -> Result<NativeOutcome, String> {
+    pub fn run(&self, inputs: &[i32], timeout: Duration) -> Result<NativeOutcome, ValidateError> {
         let _ = self.dir.path();
         let mut child = Command::new(&self.exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot run the harness: {e}"))?;
+            .map_err(tool("run the harness"))?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let feed: String = inputs.iter().map(|v| format!("{v}\n")).collect();
         // The program may exit before reading everything: ignore EPIPE.
@@ -160,7 +211,7 @@ impl Harness {
         drop(stdin);
         let start = std::time::Instant::now();
         loop {
-            match child.try_wait().map_err(|e| e.to_string())? {
+            match child.try_wait().map_err(tool("wait for the harness"))? {
                 Some(status) => {
                     let mut err = String::new();
                     if let Some(mut e) = child.stderr.take() {
@@ -250,7 +301,7 @@ pub fn validate(
     harness: &Harness,
     witnesses: &[(u32, Vec<i32>)],
     timeout: Duration,
-) -> Result<Vec<WitnessCheck>, String> {
+) -> Result<Vec<WitnessCheck>, ValidateError> {
     witnesses
         .iter()
         .map(|(label, inputs)| {

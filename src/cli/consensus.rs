@@ -23,6 +23,7 @@ pub struct Args {
     /// Print one JSON object (tools, confidences, references) instead.
     #[arg(long)]
     pub json: bool,
+    /// How to read answer files.
     #[command(flatten)]
     pub read: ReadOptions,
 }
@@ -36,7 +37,7 @@ fn split_name(arg: &str) -> (Option<&str>, &str) {
 }
 
 /// Reads the tools' files and computes the consensus.
-pub fn evaluate(args: &Args) -> Result<ConsensusReport, Box<dyn std::error::Error>> {
+pub fn evaluate(args: &Args) -> Result<ConsensusReport, crate::error::Error> {
     let named: Vec<(Option<&str>, &str)> = args.answers.iter().map(|a| split_name(a)).collect();
     let paths: Vec<String> = named.iter().map(|(_, p)| p.to_string()).collect();
     let files = read::read_files(&paths, &args.read)?;
@@ -53,8 +54,9 @@ pub fn evaluate(args: &Args) -> Result<ConsensusReport, Box<dyn std::error::Erro
         };
         parts.push((name, f.map_with(|p| context.get(p).copied())?));
     }
-    let tools = consensus::group_tools(parts)
-        .map_err(|(tool, key)| format!("tool {tool}: its files disagree on {key}"))?;
+    let tools = consensus::group_tools(parts).map_err(|(tool, key)| {
+        crate::error::Error::Usage(format!("tool {tool}: its files disagree on {key}"))
+    })?;
     Ok(consensus::consensus(&tools))
 }
 
@@ -115,18 +117,12 @@ pub fn table(r: &ConsensusReport) -> String {
 pub fn run(args: &Args) -> CliResult {
     let r = evaluate(args)?;
     if args.json {
-        writeln!(
-            std::io::stdout().lock(),
-            "{}",
-            serde_json::to_string_pretty(&r)?
-        )?;
+        writeln!(std::io::stdout().lock(), "{}", crate::cli::json(&r))?;
         return Ok(0);
     }
     let csv = to_csv(&r.reference_answers());
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, csv).map_err(|e| format!("{path}: cannot write: {e}"))?
-        }
+        Some(path) => crate::error::write_file(path, &csv)?,
         None => write!(std::io::stdout().lock(), "{csv}")?,
     }
     eprint!("{}", table(&r));

@@ -4,14 +4,10 @@
 //! report with `--json`.
 
 use std::io::Write;
-use std::time::Instant;
-
-use serde::Serialize;
 
 use super::limits::LimitArgs;
 use super::CliResult;
-use crate::ctl::{self, CtlVerdict};
-use crate::lts::{self, LoadOptions};
+use crate::check::ctl::{self, LoadOptions};
 
 /// Arguments of `rigor ctl`.
 #[derive(clap::Args, Debug)]
@@ -27,58 +23,22 @@ pub struct Args {
     /// Explore the traces of this Abbadingo log first (programs only).
     #[arg(long, value_name = "LOG")]
     pub seed_log: Option<String>,
+    /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
-/// The JSON report of `rigor ctl`.
-#[derive(Serialize, Debug)]
-pub struct CtlReport {
-    /// The model file.
-    pub model: String,
-    /// Problem name (from the file name).
-    pub problem: String,
-    /// Always `ctl`.
-    pub track: &'static str,
-    /// States of the labelled transition system.
-    pub states: u32,
-    /// Its transitions.
-    pub transitions: usize,
-    /// Whether the system is the whole reachable one.
-    pub complete: bool,
-    /// One verdict per property.
-    pub verdicts: Vec<CtlVerdict>,
-    /// Loading plus checking time in seconds.
-    pub seconds: f64,
-}
-
 /// Runs `rigor ctl`.
 pub fn run(args: &Args) -> CliResult {
-    let start = Instant::now();
-    let text = crate::error::read_text(&args.properties)?;
-    let props = ctl::parse_properties(&args.properties, &text)?;
-    let l = lts::load(
-        &args.model,
-        &LoadOptions {
-            limits: args.limits.limits(),
-            seed_log: args.seed_log.clone(),
-            progress: args.limits.progress(),
-        },
-    )?;
-    let verdicts = ctl::check_all(&l, &props.properties);
-    let report = CtlReport {
-        model: args.model.clone(),
-        problem: crate::ir::problem_name(&args.model),
-        track: "ctl",
-        states: l.n_states,
-        transitions: l.transitions.len(),
-        complete: l.complete,
-        verdicts,
-        seconds: start.elapsed().as_secs_f64(),
+    let opts = LoadOptions {
+        seed_log: args.seed_log.clone(),
+        observer: args.limits.observer(),
     };
+    let report = ctl::solve(&args.model, &args.properties, &args.limits.budget()?, &opts)?;
+    drop(opts);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{}", crate::cli::json(&report))?;
     } else {
         for v in &report.verdicts {
             if let Some(b) = v.verdict {

@@ -4,7 +4,9 @@
 
 use super::limits::LimitArgs;
 use super::CliResult;
-use crate::lts::{self, LoadOptions};
+use crate::check::ctl::{load_lts, LoadOptions};
+use crate::error::write_file;
+use crate::lts;
 
 /// Arguments of `rigor export`.
 #[derive(clap::Args, Debug)]
@@ -17,22 +19,20 @@ pub struct Args {
     /// Explore the traces of this Abbadingo log first.
     #[arg(long, value_name = "LOG")]
     pub seed_log: Option<String>,
+    /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
 /// Runs `rigor export`.
 pub fn run(args: &Args) -> CliResult {
-    let l = lts::load(
-        &args.model,
-        &LoadOptions {
-            limits: args.limits.limits(),
-            seed_log: args.seed_log.clone(),
-            progress: args.limits.progress(),
-        },
-    )?;
-    std::fs::write(&args.aut, lts::aut::write(&l))
-        .map_err(|e| format!("{}: cannot write: {e}", args.aut))?;
+    let opts = LoadOptions {
+        seed_log: args.seed_log.clone(),
+        observer: args.limits.observer(),
+    };
+    let l = load_lts(&args.model, &args.limits.budget()?, &opts)?;
+    drop(opts);
+    write_file(&args.aut, &lts::aut::write(&l))?;
     eprintln!(
         "rigor: wrote {}: {} states, {} transitions, {} labels{}",
         args.aut,

@@ -22,6 +22,7 @@ pub struct Args {
     /// Leave the date out of `statedby` (reproducible output).
     #[arg(long)]
     pub no_date: bool,
+    /// How to read answer files.
     #[command(flatten)]
     pub read: ReadOptions,
 }
@@ -41,9 +42,7 @@ pub fn run(args: &Args) -> CliResult {
     let date = (!args.no_date).then(mcc::utc_now);
     let xml = mcc::verdicts_xml(&args.model, &answers, date.as_deref())?;
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, xml).map_err(|e| format!("{path}: cannot write: {e}"))?
-        }
+        Some(path) => crate::error::write_file(path, &xml)?,
         None => write!(std::io::stdout().lock(), "{xml}")?,
     }
     Ok(0)

@@ -3,6 +3,7 @@
 use super::CliResult;
 use crate::engine::Machine;
 use crate::frontend;
+use crate::system::System;
 
 /// Arguments of `rigor info`.
 #[derive(clap::Args, Debug)]

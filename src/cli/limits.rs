@@ -1,8 +1,12 @@
-//! Options shared by every exploring subcommand.
+//! Options shared by every exploring subcommand: the budget and the
+//! progress display.
 
-use std::time::Duration;
+use std::io::IsTerminal;
+use std::sync::Arc;
 
-use crate::explore::Limits;
+use crate::explore::{Observer, Sample};
+use crate::system::budget::total_memory;
+use crate::system::{Budget, LimitError};
 
 /// Resource limits and progress, as command-line flags.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -24,28 +28,37 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// The explorer limits.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_states: self.max_states,
-            timeout: self.timeout.map(Duration::from_secs_f64),
-            memory_limit: self
-                .memory_limit
-                .map(|m| m * 1024 * 1024)
-                .or_else(|| total_memory().map(|t| t / 10 * 8)),
+    /// The budget of a run that starts now.
+    pub fn budget(&self) -> Result<Budget, LimitError> {
+        let memory = (self.memory_limit.map(|m| m.saturating_mul(1024 * 1024)))
+            .or_else(|| total_memory().map(|t| t / 10 * 8));
+        Budget::from_flags(self.max_states, self.timeout, memory)
+    }
+
+    /// A progress bar on stderr, when it is a terminal and not `--quiet`;
+    /// it clears itself when the run drops it.
+    pub fn observer(&self) -> Option<Observer> {
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return None;
         }
+        let bar =
+            indicatif::ProgressBar::new_spinner().with_finish(indicatif::ProgressFinish::AndClear);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                .expect("valid progress template"),
+        );
+        Some(Arc::new(move |s: &Sample| {
+            let secs = s.elapsed.as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} states ({} pruned), {:.0} states/s, depth {}, {} of {} labels found",
+                s.states,
+                s.pruned,
+                s.states as f64 / secs,
+                s.depth,
+                s.found,
+                s.wanted
+            ));
+            bar.tick();
+        }))
     }
-
-    /// Whether to show progress.
-    pub fn progress(&self) -> bool {
-        !self.quiet
-    }
-}
-
-/// Total memory of the machine in bytes, from `/proc/meminfo`.
-fn total_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }

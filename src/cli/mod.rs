@@ -1,5 +1,7 @@
 //! Subcommands of the `rigor` binary: each module has a clap `Args` struct
-//! and `run(&Args) -> Result<i32, Box<dyn Error>>` returning the exit code.
+//! and `run(&Args) -> CliResult` returning the exit code. They parse
+//! arguments, call a library pipeline ([`crate::check`], [`crate::solve`],
+//! [`crate::answers`]) and print what it returns; nothing else.
 
 pub mod compare;
 pub mod consensus;
@@ -15,5 +17,10 @@ pub mod score;
 pub mod solve;
 pub mod validate;
 
-/// The error type subcommands return.
-pub type CliResult = Result<i32, Box<dyn std::error::Error>>;
+/// The result subcommands return: the exit code, or the error to print.
+pub type CliResult = Result<i32, crate::error::Error>;
+
+/// A report as pretty JSON.
+pub fn json<T: serde::Serialize>(report: &T) -> String {
+    serde_json::to_string_pretty(report).expect("reports have string keys and serialise")
+}

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::CliResult;
-use crate::abbadingo;
+use crate::abbadingo::{self, TraceReport};
 use crate::engine::Machine;
 use crate::frontend;
 
@@ -28,13 +28,17 @@ pub const MISMATCH_EXIT: i32 = 3;
 /// Runs `rigor replay`.
 pub fn run(args: &Args) -> CliResult {
     let log = abbadingo::read(&args.log)?;
-    let (reports, program) = match crate::lts::load_model_graph(&args.program) {
-        Some(g) => (abbadingo::replay_graph(&g?, &log), "model"),
-        None => {
-            let m = Machine::compile(&frontend::load(&args.program)?)?;
-            (abbadingo::replay(&m, &log)?, "program")
-        }
-    };
+    let (reports, program): (Vec<TraceReport>, _) =
+        match crate::lts::load_model_graph(&args.program) {
+            Some(g) => (abbadingo::replay(&g?, &log), "model"),
+            None => {
+                let m = Machine::compile(&frontend::load(&args.program)?)?;
+                // A program's alphabet is known: a symbol outside it is an
+                // error in the log, not a mismatch.
+                log.check_alphabet(&m)?;
+                (abbadingo::replay(&m, &log), "program")
+            }
+        };
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
     for r in &reports {

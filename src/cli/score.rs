@@ -32,6 +32,7 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// How to read answer files.
     #[command(flatten)]
     pub read: ReadOptions,
 }
@@ -167,7 +168,7 @@ pub fn run(args: &Args) -> CliResult {
     let r = evaluate(args)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+        writeln!(out, "{}", crate::cli::json(&r))?;
     } else {
         write!(out, "{}", table(&r))?;
     }

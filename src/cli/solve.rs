@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::limits::LimitArgs;
 use super::CliResult;
-use crate::solve::find_problems;
+use crate::error::{write_file, Error};
+use crate::solve::{find_problems, solve_problems};
 
 /// Arguments of `rigor solve`.
 #[derive(clap::Args, Debug)]
@@ -37,10 +38,6 @@ struct Row {
     note: String,
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
-}
-
 /// File-name stem of a problem's answers: `Problem11`, or `m135`.
 fn answer_stem(name: &str) -> String {
     if name.chars().all(|c| c.is_ascii_digit()) {
@@ -54,97 +51,87 @@ fn answer_stem(name: &str) -> String {
 pub fn run(args: &Args) -> CliResult {
     let dir = Path::new(&args.dir);
     if !dir.exists() {
-        return Err(format!("{}: no such file or directory", args.dir).into());
+        return Err(Error::Usage(format!(
+            "{}: no such file or directory",
+            args.dir
+        )));
     }
-    let problems = find_problems(dir).map_err(|e| format!("{}: {e}", args.dir))?;
+    let problems = find_problems(dir).map_err(|e| Error::Usage(format!("{}: {e}", args.dir)))?;
     if problems.is_empty() {
-        return Err(format!("{}: no RERS program (.c or .java) found", args.dir).into());
+        return Err(Error::Usage(format!(
+            "{}: no RERS program (.c or .java) found",
+            args.dir
+        )));
     }
     let out_dir = PathBuf::from(&args.out);
-    std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: cannot create: {e}", args.out))?;
+    std::fs::create_dir_all(&out_dir).map_err(|e| Error::write(&args.out, e))?;
+    args.limits.budget()?;
     let mut rows = Vec::new();
     let mut failures = 0;
-    for p in &problems {
+    let mut written: Result<(), Error> = Ok(());
+    let budget = || args.limits.budget().unwrap_or_default();
+    solve_problems(&problems, budget, args.limits.observer(), |done| {
+        let p = done.problem;
         let program = p.program.to_string_lossy().to_string();
-        let started = std::time::Instant::now();
-        match super::reach::solve(&program, &args.limits, true) {
+        let stem = answer_stem(&p.name);
+        let mut write = |name: String, text: String| {
+            if written.is_ok() {
+                written = write_file(out_dir.join(name), &text);
+            }
+        };
+        let mut row = Row {
+            problem: p.name.clone(),
+            program: program.clone(),
+            labels: 0,
+            reachable: 0,
+            unreachable: 0,
+            unknown: 0,
+            states: 0,
+            seconds: done.seconds,
+            ltl: String::new(),
+            note: String::new(),
+        };
+        match &done.reach {
             Ok(r) => {
-                let (reachable, unreachable, unknown) = r.counts();
-                let stem = answer_stem(&p.name);
-                write_file(
-                    &out_dir.join(format!("{stem}-reach.csv")),
-                    &super::reach::csv(&r),
-                )?;
-                write_file(
-                    &out_dir.join(format!("{stem}-reach-witnesses.txt")),
-                    &super::reach::witnesses(&r),
-                )?;
-                let note = match (&r.stopped, r.faults.is_empty()) {
+                (row.reachable, row.unreachable, row.unknown) = r.counts();
+                row.labels = r.verdicts.len();
+                row.states = r.states;
+                write(format!("{stem}-reach.csv"), r.csv());
+                write(format!("{stem}-reach-witnesses.txt"), r.witnesses());
+                row.note = match (&r.stopped, r.faults.is_empty()) {
                     (Some(s), _) => format!("stopped: {s:?}"),
                     (None, false) => format!("{} faulty step(s)", r.faults.len()),
                     _ => String::new(),
                 };
-                rows.push(Row {
-                    problem: p.name.clone(),
-                    program: program.clone(),
-                    labels: r.verdicts.len(),
-                    reachable,
-                    unreachable,
-                    unknown,
-                    states: r.states,
-                    seconds: started.elapsed().as_secs_f64(),
-                    ltl: String::new(),
-                    note,
-                });
             }
             Err(e) => {
                 failures += 1;
                 eprintln!("rigor: {e}");
-                rows.push(Row {
-                    problem: p.name.clone(),
-                    program: program.clone(),
-                    labels: 0,
-                    reachable: 0,
-                    unreachable: 0,
-                    unknown: 0,
-                    states: 0,
-                    seconds: started.elapsed().as_secs_f64(),
-                    ltl: String::new(),
-                    note: "error (see above)".into(),
-                });
+                row.note = "error (see above)".into();
             }
         }
-        if let (Some(props), Some(row)) = (&p.properties, rows.last_mut()) {
-            let stem = answer_stem(&p.name);
-            let props = props.to_string_lossy().to_string();
-            match super::ltl::solve(&program, &props, &args.limits, None, true, true) {
-                Ok(r) => {
-                    write_file(
-                        &out_dir.join(format!("{stem}-ltl.csv")),
-                        &super::ltl::csv(&r),
-                    )?;
-                    write_file(
-                        &out_dir.join(format!("{stem}-ltl-witnesses.txt")),
-                        &super::ltl::witnesses(&r),
-                    )?;
-                    let count =
-                        |b: Option<bool>| r.verdicts.iter().filter(|v| v.verdict == b).count();
-                    row.ltl = format!(
-                        "{}/{}/{}",
-                        count(Some(true)),
-                        count(Some(false)),
-                        count(None)
-                    );
-                    row.seconds = started.elapsed().as_secs_f64();
-                }
-                Err(e) => {
-                    failures += 1;
-                    eprintln!("rigor: {e}");
-                    row.ltl = "error".into();
-                }
+        match &done.ltl {
+            Some(Ok(r)) => {
+                write(format!("{stem}-ltl.csv"), r.csv());
+                write(format!("{stem}-ltl-witnesses.txt"), r.witnesses());
+                let count = |b: Option<bool>| r.verdicts.iter().filter(|v| v.verdict == b).count();
+                row.ltl = format!(
+                    "{}/{}/{}",
+                    count(Some(true)),
+                    count(Some(false)),
+                    count(None)
+                );
             }
+            Some(Err(e)) => {
+                failures += 1;
+                eprintln!("rigor: {e}");
+                row.ltl = "error".into();
+            }
+            None => {}
         }
-    }
+        rows.push(row);
+    });
+    written?;
     let mut o = std::io::stdout().lock();
     writeln!(
         o,

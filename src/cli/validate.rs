@@ -2,7 +2,9 @@
 //! the original C program compiled by gcc.
 
 use super::CliResult;
+use crate::answers::witness::read_witnesses;
 use crate::check::validate::{validate, Harness};
+use crate::error::Error;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -19,39 +21,14 @@ pub struct Args {
     pub run_timeout: u64,
 }
 
-/// Reads a witness file into `(label, input names)` pairs.
-pub fn read_witnesses(path: &str) -> Result<Vec<(u32, Vec<String>)>, String> {
-    let text = crate::error::read_text(path).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (label, seq) = line
-            .split_once(',')
-            .ok_or_else(|| format!("{path}:{}: expected `label,input input ...`", i + 1))?;
-        let label = label.trim();
-        let label: u32 = label
-            .strip_prefix("error_")
-            .unwrap_or(label)
-            .parse()
-            .map_err(|_| {
-                format!(
-                    "{path}:{}: expected an error label number, found `{label}`",
-                    i + 1
-                )
-            })?;
-        out.push((label, seq.split_whitespace().map(str::to_string).collect()));
-    }
-    Ok(out)
-}
-
 /// Runs `rigor validate`.
 pub fn run(args: &Args) -> CliResult {
     let program = crate::frontend::load(&args.program)?;
     if program.language != crate::ir::Language::C {
-        return Err(format!("{}: validate needs a C program", args.program).into());
+        return Err(Error::Usage(format!(
+            "{}: validate needs a C program",
+            args.program
+        )));
     }
     let named = read_witnesses(&args.witnesses)?;
     let mut witnesses = Vec::with_capacity(named.len());
@@ -63,10 +40,10 @@ pub fn run(args: &Args) -> CliResult {
                 .iter()
                 .find(|s| s.name == name)
                 .ok_or_else(|| {
-                    format!(
+                    Error::Usage(format!(
                         "{}: unknown input `{name}` in the witness of error_{label}",
                         args.witnesses
-                    )
+                    ))
                 })?;
             values.push(sym.value);
         }

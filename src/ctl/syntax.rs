@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::source::{read_text, Diagnostic, PropertyError};
+
+type Result<T> = std::result::Result<T, Diagnostic>;
 
 /// An action-based CTL formula. `None` as an action means "any action".
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -142,12 +144,12 @@ fn is_word(c: u8) -> bool {
 }
 
 impl Parser<'_> {
-    fn err(&self, msg: &str) -> Error {
+    fn err(&self, msg: &str) -> Diagnostic {
         let found = match self.text[self.pos..].chars().next() {
             Some(c) => format!("`{c}`"),
             None => "end of formula".to_string(),
         };
-        Error::at(
+        Diagnostic::at(
             self.file,
             self.line,
             self.col0 + self.text[..self.pos].chars().count() as u32,
@@ -375,9 +377,9 @@ pub fn parse_properties(file: &str, text: &str) -> Result<PropertyFile> {
                 let digits: String = rest_t.chars().take_while(|c| c.is_ascii_digit()).collect();
                 let after = &rest_t[digits.len()..];
                 if !digits.is_empty() && after.starts_with(':') {
-                    let k = digits
-                        .parse()
-                        .map_err(|_| Error::at(file, ln, col0 + 1, "property number too large"))?;
+                    let k = digits.parse().map_err(|_| {
+                        Diagnostic::at(file, ln, col0 + 1, "property number too large")
+                    })?;
                     pending = Some((k, after[1..].trim().to_string()));
                 }
                 // any other `#` line is a comment
@@ -395,7 +397,7 @@ pub fn parse_properties(file: &str, text: &str) -> Result<PropertyFile> {
         });
     }
     if let Some((k, _)) = pending {
-        return Err(Error::file(
+        return Err(Diagnostic::file(
             file,
             format!("property #{k} has no formula line"),
         ));
@@ -403,12 +405,17 @@ pub fn parse_properties(file: &str, text: &str) -> Result<PropertyFile> {
     Ok(out)
 }
 
+/// Reads and parses a property file.
+pub fn read_properties(path: &str) -> std::result::Result<PropertyFile, PropertyError> {
+    Ok(parse_properties(path, &read_text(path)?)?)
+}
+
 fn parse_list(file: &str, ln: u32, text: &str) -> Result<Vec<String>> {
     let t = text.trim();
     let inner = t
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| Error::at(file, ln, 1, "expected a list `[a, b, ...]`"))?;
+        .ok_or_else(|| Diagnostic::at(file, ln, 1, "expected a list `[a, b, ...]`"))?;
     Ok(inner
         .split(',')
         .map(|s| s.trim().trim_matches('"').to_string())
@@ -467,7 +474,7 @@ mod tests {
     #[test]
     fn errors_are_located() {
         let e = parse_formula_at("p.txt", 3, 1, "AG (x & true)").unwrap_err();
-        assert_eq!((e.line, e.col), (3, 5));
+        assert_eq!((e.at.line, e.at.col), (3, 5));
         let e = parse_formula("A(true false)").unwrap_err();
         assert!(e.message.contains("`U` or `W`"), "{e}");
         let e = parse_formula("[a true").unwrap_err();
@@ -490,6 +497,6 @@ mod tests {
         let plain = parse_properties("p.txt", "AG true\nEF false\n").unwrap();
         assert_eq!(plain.properties[1].index, 1);
         let e = parse_properties("p.txt", "AG true\n  EF foo\n").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 6));
+        assert_eq!((e.at.line, e.at.col), (2, 6));
     }
 }

@@ -3,188 +3,56 @@
 //! instructions with short-circuit jumps.
 
 use super::layout::{Layout, Storage};
+use super::op::Op;
 use super::Machine;
-use crate::error::{Error, Result};
+use crate::source::Location;
+
+/// Why a program cannot be compiled (the front end accepted it, but it is
+/// outside what the engine runs).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The inlined code exceeds the engine's address space.
+    #[error("{at}: program too large after inlining")]
+    TooLarge {
+        /// The program.
+        at: Location,
+    },
+    /// A function calls itself (RERS call graphs are acyclic).
+    #[error("{at}: recursive call of `{function}`")]
+    Recursion {
+        /// The program.
+        at: Location,
+        /// The function.
+        function: String,
+    },
+    /// A constant global is assigned.
+    #[error("{at}: assignment to constant `{name}`")]
+    ConstantAssigned {
+        /// The program.
+        at: Location,
+        /// The global.
+        name: String,
+    },
+    /// A global that is not an array is indexed.
+    #[error("{at}: `{name}` is indexed but is not an array")]
+    NotAnArray {
+        /// The program.
+        at: Location,
+        /// The global.
+        name: String,
+    },
+    /// A function without a return value is used as a value.
+    #[error("{at}: `{function}` returns no value")]
+    NoValue {
+        /// The program.
+        at: Location,
+        /// The function.
+        function: String,
+    },
+}
+
+type Result<T> = std::result::Result<T, CompileError>;
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, Place, Program, Stmt, UnOp};
-
-/// One bytecode instruction. Every operand is an address in the step memory.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// `dst = src`
-    Mov { dst: u32, src: u32 },
-    /// `dst = a + b` (wrapping)
-    Add { dst: u32, a: u32, b: u32 },
-    /// `dst = a - b` (wrapping)
-    Sub { dst: u32, a: u32, b: u32 },
-    /// `dst = a * b` (wrapping)
-    Mul { dst: u32, a: u32, b: u32 },
-    /// `dst = a / b` (truncating; fault on zero)
-    Div { dst: u32, a: u32, b: u32 },
-    /// `dst = a % b` (truncating; fault on zero)
-    Rem { dst: u32, a: u32, b: u32 },
-    /// Any other binary operator.
-    Bin { op: BinOp, dst: u32, a: u32, b: u32 },
-    /// `dst = -a`
-    Neg { dst: u32, a: u32 },
-    /// `dst = !a`
-    Not { dst: u32, a: u32 },
-    /// `dst = ~a`
-    BitNot { dst: u32, a: u32 },
-    /// `dst = mem[base + mem[idx]]`, bounds-checked against `len`.
-    Load {
-        dst: u32,
-        base: u32,
-        len: u32,
-        idx: u32,
-    },
-    /// `mem[base + mem[idx]] = src`, bounds-checked.
-    Store {
-        base: u32,
-        len: u32,
-        idx: u32,
-        src: u32,
-    },
-    /// `dst = (array named by mem[ptr])[mem[idx]]`.
-    LoadPtr { dst: u32, ptr: u32, idx: u32 },
-    /// `(array named by mem[ptr])[mem[idx]] = src`.
-    StorePtr { ptr: u32, idx: u32, src: u32 },
-    /// Unconditional jump.
-    Jmp { target: u32 },
-    /// Jump if `a == b`.
-    JEq { a: u32, b: u32, target: u32 },
-    /// Jump if `a != b`.
-    JNe { a: u32, b: u32, target: u32 },
-    /// Jump if `a < b`.
-    JLt { a: u32, b: u32, target: u32 },
-    /// Jump if `a <= b`.
-    JLe { a: u32, b: u32, target: u32 },
-    /// Jump if `a == 0`.
-    JZ { a: u32, target: u32 },
-    /// Jump if `a != 0`.
-    JNz { a: u32, target: u32 },
-    /// Emit the output whose value is `mem[src]`.
-    Output { src: u32 },
-    /// Stop: error label reached.
-    Error { label: u32 },
-    /// Stop: invalid input.
-    Invalid,
-    /// Stop: assumption failed.
-    Blocked,
-    /// Stop: the step function returned `mem[src]`.
-    Return { src: u32 },
-    /// Stop: the step function ended.
-    End,
-}
-
-impl Op {
-    /// Whether the instruction ends the step.
-    pub(super) fn stops(&self) -> bool {
-        matches!(
-            self,
-            Op::Error { .. } | Op::Invalid | Op::Blocked | Op::Return { .. } | Op::End
-        )
-    }
-
-    fn map_addrs(&mut self, f: &impl Fn(u32) -> u32) {
-        match self {
-            Op::Mov { dst, src } => {
-                *dst = f(*dst);
-                *src = f(*src);
-            }
-            Op::Add { dst, a, b }
-            | Op::Sub { dst, a, b }
-            | Op::Mul { dst, a, b }
-            | Op::Div { dst, a, b }
-            | Op::Rem { dst, a, b }
-            | Op::Bin { dst, a, b, .. } => {
-                *dst = f(*dst);
-                *a = f(*a);
-                *b = f(*b);
-            }
-            Op::Neg { dst, a } | Op::Not { dst, a } | Op::BitNot { dst, a } => {
-                *dst = f(*dst);
-                *a = f(*a);
-            }
-            Op::Load { dst, base, idx, .. } => {
-                *dst = f(*dst);
-                *base = f(*base);
-                *idx = f(*idx);
-            }
-            Op::Store { base, idx, src, .. } => {
-                *base = f(*base);
-                *idx = f(*idx);
-                *src = f(*src);
-            }
-            Op::LoadPtr { dst, ptr, idx } => {
-                *dst = f(*dst);
-                *ptr = f(*ptr);
-                *idx = f(*idx);
-            }
-            Op::StorePtr { ptr, idx, src } => {
-                *ptr = f(*ptr);
-                *idx = f(*idx);
-                *src = f(*src);
-            }
-            Op::JEq { a, b, .. }
-            | Op::JNe { a, b, .. }
-            | Op::JLt { a, b, .. }
-            | Op::JLe { a, b, .. } => {
-                *a = f(*a);
-                *b = f(*b);
-            }
-            Op::JZ { a, .. } | Op::JNz { a, .. } => *a = f(*a),
-            Op::Output { src } | Op::Return { src } => *src = f(*src),
-            Op::Jmp { .. } | Op::Error { .. } | Op::Invalid | Op::Blocked | Op::End => {}
-        }
-    }
-
-    fn shift_target(&mut self, base: u32) {
-        if let Some(t) = self.target() {
-            self.set_target(t + base);
-        }
-    }
-
-    /// The jump target, if the instruction is a jump.
-    pub(super) fn target(&self) -> Option<u32> {
-        match *self {
-            Op::Jmp { target }
-            | Op::JEq { target, .. }
-            | Op::JNe { target, .. }
-            | Op::JLt { target, .. }
-            | Op::JLe { target, .. }
-            | Op::JZ { target, .. }
-            | Op::JNz { target, .. } => Some(target),
-            _ => None,
-        }
-    }
-
-    /// Whether the instruction is a jump.
-    pub(super) fn is_jump(&self) -> bool {
-        matches!(
-            self,
-            Op::Jmp { .. }
-                | Op::JEq { .. }
-                | Op::JNe { .. }
-                | Op::JLt { .. }
-                | Op::JLe { .. }
-                | Op::JZ { .. }
-                | Op::JNz { .. }
-        )
-    }
-
-    pub(super) fn set_target(&mut self, t: u32) {
-        match self {
-            Op::Jmp { target }
-            | Op::JEq { target, .. }
-            | Op::JNe { target, .. }
-            | Op::JLt { target, .. }
-            | Op::JLe { target, .. }
-            | Op::JZ { target, .. }
-            | Op::JNz { target, .. } => *target = t,
-            _ => unreachable!("set_target on a non-jump"),
-        }
-    }
-}
 
 /// Maximum inlined code size: guards against call-graph blow-up.
 const MAX_CODE: usize = 50_000_000;
@@ -316,12 +184,14 @@ impl Compiler<'_> {
         self.frames.last_mut().expect("a frame is open")
     }
 
+    /// The program, for errors.
+    fn at(&self) -> Location {
+        Location::file(&self.p.source)
+    }
+
     fn emit(&mut self, op: Op) -> Result<usize> {
         if self.code.len() >= MAX_CODE {
-            return Err(Error::file(
-                &self.p.source,
-                "program too large after inlining",
-            ));
+            return Err(CompileError::TooLarge { at: self.at() });
         }
         self.code.push(op);
         Ok(self.code.len() - 1)
@@ -419,10 +289,10 @@ impl Compiler<'_> {
     /// Inlines a call; returns the register holding the result (if any).
     fn inline_call(&mut self, f: FuncId, args: &[Expr]) -> Result<Option<u32>> {
         if self.inline_stack.contains(&f) {
-            return Err(Error::file(
-                &self.p.source,
-                format!("recursive call of `{}`", self.p.function(f).name),
-            ));
+            return Err(CompileError::Recursion {
+                at: self.at(),
+                function: self.p.function(f).name.clone(),
+            });
         }
         let func = self.p.function(f);
         let mut locals = Vec::with_capacity(func.locals as usize);
@@ -472,10 +342,10 @@ impl Compiler<'_> {
             }
             Place::Global(g) => match self.layout.storage[g.0 as usize] {
                 Storage::State(a) | Storage::Temp(a) => self.expr_into(e, a),
-                _ => Err(Error::file(
-                    &self.p.source,
-                    format!("assignment to constant `{}`", self.p.global(*g).name),
-                )),
+                _ => Err(CompileError::ConstantAssigned {
+                    at: self.at(),
+                    name: self.p.global(*g).name.clone(),
+                }),
             },
             Place::Index(arr, idx) => {
                 let i = self.operand(idx)?;
@@ -509,10 +379,10 @@ impl Compiler<'_> {
         };
         match self.layout.storage[g.0 as usize] {
             Storage::Array { base, len } => Ok(ArrayAt::Direct { base, len }),
-            _ => Err(Error::file(
-                &self.p.source,
-                format!("`{}` is indexed but is not an array", self.p.global(g).name),
-            )),
+            _ => Err(CompileError::NotAnArray {
+                at: self.at(),
+                name: self.p.global(g).name.clone(),
+            }),
         }
     }
 
@@ -605,12 +475,12 @@ impl Compiler<'_> {
                 self.patch(vec![j], h);
             }
             Expr::Call(f, args) => {
-                let r = self.inline_call(*f, args)?.ok_or_else(|| {
-                    Error::file(
-                        &self.p.source,
-                        format!("`{}` returns no value", self.p.function(*f).name),
-                    )
-                })?;
+                let r = self
+                    .inline_call(*f, args)?
+                    .ok_or_else(|| CompileError::NoValue {
+                        at: self.at(),
+                        function: self.p.function(*f).name.clone(),
+                    })?;
                 self.emit(Op::Mov { dst, src: r })?;
             }
         }

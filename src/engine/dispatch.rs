@@ -16,7 +16,7 @@
 //! the tree; the old code stays in place (still correct for any other jump
 //! into it) and is dropped by dead-code removal when nothing reaches it.
 
-use super::compile::Op;
+use super::op::Op;
 
 /// An equality test `mem[x] == value`, with the address of the constant.
 #[derive(Clone, Copy, Debug)]

@@ -23,7 +23,12 @@ pub enum Storage {
     State(u32),
     /// An array of `len` ints starting at `base` (tagged address: state or
     /// constant pool).
-    Array { base: u32, len: u32 },
+    Array {
+        /// Tagged address of the first element.
+        base: u32,
+        /// Number of elements.
+        len: u32,
+    },
 }
 
 /// Address tags used during compilation, resolved by [`Layout::resolve`].

@@ -13,84 +13,15 @@
 mod compile;
 mod dispatch;
 mod layout;
+mod op;
 mod specialize;
 
-pub use compile::Op;
+pub use compile::CompileError;
 pub use layout::{written_globals, Layout, Storage};
 
-use crate::error::Result;
-use crate::explore::graph::Outcome;
-use crate::ir::{BinOp, Program, StepReturn};
-
-/// Evaluates a binary operator with the C99/Java 32-bit semantics; `None`
-/// for a division by zero.
-pub fn eval_binop(op: BinOp, a: i32, b: i32) -> Option<i32> {
-    Some(match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div => {
-            if b == 0 {
-                return None;
-            }
-            a.wrapping_div(b)
-        }
-        BinOp::Rem => {
-            if b == 0 {
-                return None;
-            }
-            a.wrapping_rem(b)
-        }
-        BinOp::Shl => a.wrapping_shl(b as u32),
-        BinOp::Shr => a.wrapping_shr(b as u32),
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::Eq => (a == b) as i32,
-        BinOp::Ne => (a != b) as i32,
-        BinOp::Lt => (a < b) as i32,
-        BinOp::Le => (a <= b) as i32,
-        BinOp::Gt => (a > b) as i32,
-        BinOp::Ge => (a >= b) as i32,
-        BinOp::LogAnd => (a != 0 && b != 0) as i32,
-        BinOp::LogOr => (a != 0 || b != 0) as i32,
-    })
-}
-
-/// Why a step could not be executed: the program's behaviour is undefined
-/// or outside what rigor models. A state with a fault makes the exploration
-/// incomplete (no "unreachable" answers), never a wrong answer.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// Division or remainder by zero.
-    DivisionByZero,
-    /// Array index out of bounds.
-    IndexOutOfBounds,
-    /// A pointer that does not point to an array.
-    BadPointer,
-    /// An output value that is not in the output alphabet.
-    UnknownOutput(i32),
-    /// More than one output in one step.
-    TwoOutputs,
-    /// A loop ran past the step's instruction budget.
-    StepBudget,
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::DivisionByZero => write!(f, "division by zero"),
-            Fault::IndexOutOfBounds => write!(f, "array index out of bounds"),
-            Fault::BadPointer => write!(f, "pointer to no array"),
-            Fault::UnknownOutput(v) => write!(f, "output value {v} not in the output alphabet"),
-            Fault::TwoOutputs => write!(f, "two outputs in one step"),
-            Fault::StepBudget => write!(f, "step did not terminate within the instruction budget"),
-        }
-    }
-}
-
-/// The result of one step: the outcome, or a fault.
-pub type StepResult = std::result::Result<Outcome, Fault>;
+use crate::ir::{Program, StepReturn};
+use crate::system::{Fault, Outcome, StepResult, System};
+use op::Op;
 
 /// Instruction budget of one step (guards against non-terminating loops).
 const STEP_BUDGET: u64 = 10_000_000;
@@ -127,60 +58,41 @@ pub struct Scratch {
     mem: Vec<i32>,
 }
 
-impl Machine {
-    /// Compiles a program.
-    pub fn compile(program: &Program) -> Result<Machine> {
-        compile::compile(program, true)
+/// The compiled program is the system every explorer and checker runs.
+impl System for Machine {
+    type Scratch = Scratch;
+
+    fn inputs(&self) -> &[String] {
+        &self.input_names
     }
 
-    /// Compiles a program without optimisations (no rule decision trees,
-    /// no per-input specialisation): the reference the optimised form is
-    /// tested against.
-    pub fn compile_generic(program: &Program) -> Result<Machine> {
-        compile::compile(program, false)
+    fn outputs(&self) -> &[String] {
+        &self.output_names
     }
 
-    /// Number of ints in a state.
-    pub fn state_width(&self) -> usize {
+    fn error_labels(&self) -> &[u32] {
+        &self.error_labels
+    }
+
+    fn state_width(&self) -> usize {
         self.layout.state_width as usize
     }
 
-    /// Number of inputs.
-    pub fn n_inputs(&self) -> usize {
-        self.input_values.len()
+    fn initial_state(&self) -> Vec<i32> {
+        self.mem_template[..self.layout.state_width as usize].to_vec()
     }
 
-    /// Number of bytecode instructions.
-    pub fn code_len(&self) -> usize {
-        self.code.len()
-    }
-
-    /// The storage layout of globals.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    /// The initial state.
-    pub fn initial_state(&self) -> Vec<i32> {
-        self.mem_template[..self.state_width()].to_vec()
-    }
-
-    /// Fresh scratch memory for [`Machine::step`].
-    pub fn scratch(&self) -> Scratch {
+    fn scratch(&self) -> Scratch {
         Scratch {
             mem: self.mem_template.clone(),
         }
     }
 
-    /// Index of the input with this name.
-    pub fn input_index(&self, name: &str) -> Option<usize> {
-        self.input_names.iter().position(|n| n == name)
-    }
-
     /// Runs one step from `state` on input number `input`; the next state is
     /// written to `next` (which for an error or a blocked step is the state
     /// at the point the step stopped, and must not be used).
-    pub fn step(
+    #[inline]
+    fn step(
         &self,
         scratch: &mut Scratch,
         state: &[i32],
@@ -194,6 +106,30 @@ impl Machine {
         let r = self.run(mem, self.entries[input] as usize);
         next.copy_from_slice(&mem[..w]);
         r
+    }
+}
+
+impl Machine {
+    /// Compiles a program.
+    pub fn compile(program: &Program) -> Result<Machine, CompileError> {
+        compile::compile(program, true)
+    }
+
+    /// Compiles a program without optimisations (no rule decision trees,
+    /// no per-input specialisation): the reference the optimised form is
+    /// tested against.
+    pub fn compile_generic(program: &Program) -> Result<Machine, CompileError> {
+        compile::compile(program, false)
+    }
+
+    /// Number of bytecode instructions.
+    pub fn code_len(&self) -> usize {
+        self.code.len()
+    }
+
+    /// The storage layout of globals.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     fn output_index(&self, v: i32) -> std::result::Result<u16, Fault> {
@@ -242,7 +178,7 @@ impl Machine {
                     m!(dst) = m!(a).wrapping_rem(d)
                 }
                 Op::Bin { op, dst, a, b } => {
-                    m!(dst) = eval_binop(op, m!(a), m!(b)).ok_or(Fault::DivisionByZero)?
+                    m!(dst) = op.eval(m!(a), m!(b)).ok_or(Fault::DivisionByZero)?
                 }
                 Op::Neg { dst, a } => m!(dst) = m!(a).wrapping_neg(),
                 Op::Not { dst, a } => m!(dst) = (m!(a) == 0) as i32,
@@ -363,20 +299,5 @@ fn end_outcome(output: Option<u16>) -> Outcome {
     match output {
         Some(o) => Outcome::Output(o),
         None => Outcome::Silent,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn c_division_truncates() {
-        assert_eq!(eval_binop(BinOp::Div, -7, 2), Some(-3));
-        assert_eq!(eval_binop(BinOp::Rem, -7, 2), Some(-1));
-        assert_eq!(eval_binop(BinOp::Rem, 7, -2), Some(1));
-        assert_eq!(eval_binop(BinOp::Div, i32::MIN, -1), Some(i32::MIN));
-        assert_eq!(eval_binop(BinOp::Div, 1, 0), None);
-        assert_eq!(eval_binop(BinOp::Mul, 65536, 65536), Some(0));
     }
 }

@@ -19,7 +19,7 @@
 //! The result is observably the same function for that input (a test runs
 //! both forms on the states of real problems); only fewer instructions run.
 
-use super::compile::Op;
+use super::op::Op;
 
 /// Where constants live in `mem`: `consts.start..consts.end`.
 pub(super) struct ConstRange {

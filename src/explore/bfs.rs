@@ -1,59 +1,60 @@
-//! Breadth-first exploration of a compiled program.
+//! Breadth-first exploration of any [`System`].
 //!
 //! States get dense ids in discovery order, and are expanded in id order, so
 //! the first path found to any state is a shortest one: parent links give
-//! shortest witnesses. The exploration honours a state limit, a timeout and
-//! a memory limit; when one is hit it stops and says so, and every checker
-//! then treats the unexplored part as unknown.
+//! shortest witnesses. The exploration honours a [`Budget`]; when it is
+//! spent it stops and says so, and every checker then treats the unexplored
+//! part as unknown. This is the one breadth-first search of rigor: the
+//! reachability checker, the LTL and CTL checkers (which keep the graph),
+//! `.aut`/`.dot` models and the lockstep comparison of two programs all run
+//! through it.
 
-use std::io::IsTerminal;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::graph::{Edge, Outcome, StateGraph, StateId, NO_STATE};
 use super::store::StateStore;
-use crate::engine::{Fault, Machine};
+use crate::system::{
+    Budget, Edge, Fault, Outcome, StateGraph, StateId, StopReason, System, NO_STATE,
+};
 
-/// Resource limits of an exploration.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Stop after this many states.
-    pub max_states: Option<u64>,
-    /// Stop after this long.
-    pub timeout: Option<Duration>,
-    /// Stop when the process's resident memory exceeds this many bytes.
-    pub memory_limit: Option<u64>,
+/// A snapshot of a running search, for progress displays and plots.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// States stored.
+    pub states: u64,
+    /// States left unexpanded by a guide.
+    pub pruned: u64,
+    /// Breadth-first depth reached.
+    pub depth: u32,
+    /// Error labels found among those looked for.
+    pub found: usize,
+    /// Error labels looked for.
+    pub wanted: usize,
 }
 
-/// What the explorer should keep and show.
-#[derive(Clone, Debug, Default)]
+/// Receives a [`Sample`] every few thousand states (a progress bar, a
+/// recorder for plots).
+pub type Observer = Arc<dyn Fn(&Sample) + Send + Sync>;
+
+/// What the explorer should keep and whom it tells.
+#[derive(Clone, Default)]
 pub struct Options {
     /// Keep every edge (for LTL/CTL); otherwise only parent links.
     pub keep_graph: bool,
-    /// Stop as soon as every error label of the program has been found.
+    /// Stop as soon as every error label looked for has been found.
     pub stop_when_all_errors_found: bool,
-    /// Show a progress bar on a terminal.
-    pub progress: bool,
+    /// Told how the search goes.
+    pub observer: Option<Observer>,
     /// Extra input sequences whose states are visited first (seeding).
     pub seeds: Vec<Vec<usize>>,
     /// With `stop_when_all_errors_found`: the labels to look for, if not all
-    /// of the program's (the others are known to be unreachable).
+    /// of the system's (the others are known to be unreachable).
     pub wanted_errors: Option<Vec<u32>>,
 }
 
-/// Why an exploration stopped before the end.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum StopReason {
-    /// `--max-states` reached.
-    MaxStates,
-    /// `--timeout` reached.
-    Timeout,
-    /// `--memory-limit` reached.
-    MemoryLimit,
-    /// Every error label was found; nothing more to learn for reachability.
-    AllErrorsFound,
-}
-
-/// A step the engine could not execute.
+/// A step the system could not execute.
 #[derive(Clone, Debug)]
 pub struct FaultAt {
     /// The state it was taken from.
@@ -109,21 +110,22 @@ impl Exploration {
         path.reverse();
         path
     }
-}
 
-/// Resident set size of this process in bytes (Linux), if known.
-pub fn resident_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
+    /// The input sequence of the shortest run found to error `label` (the
+    /// last input is the one that reaches it), if it was found.
+    pub fn witness(&self, label: u32) -> Option<Vec<usize>> {
+        let &(_, s, i) = self.errors.iter().find(|e| e.0 == label)?;
+        let mut path = self.path_to(s);
+        path.push(i);
+        Some(path)
+    }
 
-/// Peak resident set size of this process in bytes (Linux), if known.
-pub fn peak_resident_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    /// Frees the store and the parent links (the graph stays).
+    pub fn drop_states(&mut self) {
+        self.store = StateStore::new(0);
+        self.parent = Vec::new();
+        self.parent_input = Vec::new();
+    }
 }
 
 /// What a [`Guide`] knows of the distance from a state to some labels.
@@ -144,18 +146,22 @@ pub trait Guide {
     fn estimate(&mut self, state: &[i32], unfound: &[u32]) -> Estimate;
 }
 
-/// Explores the reachable states of `m` breadth-first.
-pub fn explore(m: &Machine, limits: &Limits, opts: &Options) -> Exploration {
-    explore_pruned(m, limits, opts, None)
+/// How often (in expanded states) the budget is checked and observers told.
+const CHECK_EVERY: u32 = 4096;
+
+/// Explores the reachable states of `sys` breadth-first.
+pub fn explore<S: System>(sys: &S, budget: &Budget, opts: &Options) -> Exploration {
+    explore_pruned(sys, budget, opts, None)
 }
 
 /// [`explore`], leaving unexpanded the states `prune` says are
-/// [`Estimate::Dead`] for the wanted error labels not found yet. Then an exploration that ends
-/// without a stop proves those labels unreachable, but its graph is not the
-/// program's: use it for reachability only (with `keep_graph` off).
-pub fn explore_pruned(
-    m: &Machine,
-    limits: &Limits,
+/// [`Estimate::Dead`] for the wanted error labels not found yet. Then an
+/// exploration that ends without a stop proves those labels unreachable,
+/// but its graph is not the system's: use it for reachability only (with
+/// `keep_graph` off).
+pub fn explore_pruned<S: System>(
+    sys: &S,
+    budget: &Budget,
     opts: &Options,
     mut prune: Option<&mut dyn Guide>,
 ) -> Exploration {
@@ -164,8 +170,9 @@ pub fn explore_pruned(
         "a pruned exploration keeps no graph"
     );
     let start = Instant::now();
-    let n_inputs = m.n_inputs();
-    let width = m.state_width();
+    let n_inputs = sys.n_inputs();
+    let width = sys.state_width();
+    let labels = sys.error_labels();
     let mut store = StateStore::new(width);
     let mut parent: Vec<StateId> = Vec::new();
     let mut parent_input: Vec<u16> = Vec::new();
@@ -173,12 +180,12 @@ pub fn explore_pruned(
     let mut errors: Vec<(u32, StateId, usize)> = Vec::new();
     let mut error_seen: rustc_hash::FxHashSet<u32> = Default::default();
     let mut faults = Vec::new();
-    let mut scratch = m.scratch();
+    let mut scratch = sys.scratch();
     let mut cur = vec![0i32; width];
     let mut next = vec![0i32; width];
     let mut transitions = 0u64;
 
-    let init = m.initial_state();
+    let init = sys.initial_state();
     store.insert(&init);
     parent.push(NO_STATE);
     parent_input.push(0);
@@ -189,8 +196,8 @@ pub fn explore_pruned(
         let mut s = 0u32;
         cur.copy_from_slice(&init);
         for &i in seed {
-            match m.step(&mut scratch, &cur, i, &mut next) {
-                Ok(o) if o.continues_trace() || o == Outcome::Invalid => {
+            match sys.step(&mut scratch, &cur, i, &mut next) {
+                Ok(o) if o.goes_on() => {
                     let (id, new) = store.insert(&next);
                     if new {
                         parent.push(s);
@@ -204,17 +211,6 @@ pub fn explore_pruned(
         }
     }
 
-    let bar = if opts.progress && std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new_spinner();
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                .expect("valid progress template"),
-        );
-        Some(b)
-    } else {
-        None
-    };
-
     let mut stopped = None;
     let mut expanded: u32 = 0;
     let mut depth = 0u32;
@@ -222,39 +218,37 @@ pub fn explore_pruned(
     let wanted = opts
         .wanted_errors
         .clone()
-        .unwrap_or_else(|| m.error_labels.clone());
+        .unwrap_or_else(|| labels.to_vec());
     let total_errors = wanted.len();
     let mut wanted_found = 0usize;
     // The wanted labels not found yet, sorted (for the pruner).
     let mut unfound: Vec<u32> = wanted.clone();
     unfound.sort_unstable();
     let mut pruned = 0u64;
+    let sample = |states: u32, pruned: u64, depth: u32, found: usize| Sample {
+        elapsed: start.elapsed(),
+        states: states as u64,
+        pruned,
+        depth,
+        found,
+        wanted: total_errors,
+    };
     while expanded < store.len() {
         if expanded == level_end {
             depth += 1;
             level_end = store.len();
         }
-        if limits.max_states.is_some_and(|m| store.len() as u64 >= m) && expanded < store.len() {
+        if budget.max_states.is_some_and(|m| store.len() as u64 >= m) {
             stopped = Some(StopReason::MaxStates);
             break;
         }
-        if expanded.is_multiple_of(4096) {
-            if let Some(reason) = check_limits(limits, &store, start) {
+        if expanded.is_multiple_of(CHECK_EVERY) {
+            if let Some(reason) = budget.spent(store.len() as u64) {
                 stopped = Some(reason);
                 break;
             }
-            if let Some(b) = &bar {
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                b.set_message(format!(
-                    "{} states ({} pruned), {:.0} states/s, depth {}, {} of {} labels found",
-                    store.len(),
-                    pruned,
-                    store.len() as f64 / secs,
-                    depth,
-                    wanted_found,
-                    total_errors
-                ));
-                b.tick();
+            if let Some(o) = &opts.observer {
+                o(&sample(store.len(), pruned, depth, wanted_found));
             }
         }
         let s = expanded;
@@ -268,7 +262,7 @@ pub fn explore_pruned(
         }
         for i in 0..n_inputs {
             transitions += 1;
-            let (target, outcome) = match m.step(&mut scratch, &cur, i, &mut next) {
+            let (target, outcome) = match sys.step(&mut scratch, &cur, i, &mut next) {
                 Err(fault) => {
                     faults.push(FaultAt {
                         state: s,
@@ -278,7 +272,7 @@ pub fn explore_pruned(
                     (NO_STATE, Outcome::Blocked)
                 }
                 Ok(o @ Outcome::Error(n)) => {
-                    if error_seen.insert(n) && m.error_labels.binary_search(&n).is_ok() {
+                    if error_seen.insert(n) && labels.binary_search(&n).is_ok() {
                         errors.push((n, s, i));
                         wanted_found += wanted.contains(&n) as usize;
                         unfound.retain(|&l| l != n);
@@ -306,7 +300,7 @@ pub fn explore_pruned(
             }
         }
         expanded += 1;
-        // An empty wanted list stops at once; a program without labels
+        // An empty wanted list stops at once; a system without labels
         // is explored to the end.
         let something_to_find = total_errors > 0 || opts.wanted_errors.is_some();
         if opts.stop_when_all_errors_found && something_to_find && wanted_found == total_errors {
@@ -314,16 +308,17 @@ pub fn explore_pruned(
             break;
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
+    if let Some(o) = &opts.observer {
+        o(&sample(store.len(), pruned, depth, wanted_found));
     }
     errors.sort_unstable();
     let graph = StateGraph {
-        inputs: m.input_names.clone(),
-        outputs: m.output_names.clone(),
+        inputs: sys.inputs().to_vec(),
+        outputs: sys.outputs().to_vec(),
         edges,
         n_states: store.len(),
         n_expanded: expanded,
+        error_labels: labels.to_vec(),
     };
     Exploration {
         graph,
@@ -341,34 +336,10 @@ pub fn explore_pruned(
     }
 }
 
-/// Which limit, if any, a search that started at `start` and stored
-/// `store`'s states has reached.
-pub(crate) fn check_limits(
-    limits: &Limits,
-    store: &StateStore,
-    start: Instant,
-) -> Option<StopReason> {
-    if let Some(max) = limits.max_states {
-        if store.len() as u64 >= max {
-            return Some(StopReason::MaxStates);
-        }
-    }
-    if let Some(t) = limits.timeout {
-        if start.elapsed() >= t {
-            return Some(StopReason::Timeout);
-        }
-    }
-    if let Some(mem) = limits.memory_limit {
-        if resident_bytes().is_some_and(|r| r >= mem) {
-            return Some(StopReason::MemoryLimit);
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Machine;
 
     fn problem(rel: &str) -> Machine {
         let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
@@ -377,25 +348,60 @@ mod tests {
 
     fn options(wanted: Option<Vec<u32>>) -> Options {
         Options {
-            keep_graph: false,
             stop_when_all_errors_found: true,
-            progress: false,
-            seeds: Vec::new(),
             wanted_errors: wanted,
+            ..Options::default()
         }
     }
 
     #[test]
     fn stops_once_the_wanted_labels_are_found() {
         let m = problem("reach-arith/Problem902.c");
-        let all = explore(&m, &Limits::default(), &options(None));
-        let some = explore(&m, &Limits::default(), &options(Some(vec![0])));
+        let b = Budget::unlimited();
+        let all = explore(&m, &b, &options(None));
+        let some = explore(&m, &b, &options(Some(vec![0])));
         assert!(some.errors.iter().any(|e| e.0 == 0));
         assert_eq!(some.stopped, Some(StopReason::AllErrorsFound));
         assert!(some.store.len() <= all.store.len());
         // Nothing wanted: stops after the first state.
-        let none = explore(&m, &Limits::default(), &options(Some(Vec::new())));
+        let none = explore(&m, &b, &options(Some(Vec::new())));
         assert_eq!(none.stopped, Some(StopReason::AllErrorsFound));
         assert!(none.store.len() <= 1 + m.n_inputs() as u32);
+    }
+
+    #[test]
+    fn an_explored_graph_explores_to_itself() {
+        // The graph of a program, explored as a system, has the same
+        // states, edges and witnesses.
+        let m = problem("reach-arith/Problem902.c");
+        let opts = Options {
+            keep_graph: true,
+            ..Options::default()
+        };
+        let ex = explore(&m, &Budget::unlimited(), &opts);
+        assert!(ex.is_complete());
+        let again = explore(&ex.graph, &Budget::unlimited(), &opts);
+        assert!(again.is_complete());
+        assert_eq!(again.graph.n_states, ex.graph.n_states);
+        assert_eq!(again.graph.edges, ex.graph.edges);
+        for &(l, _, _) in &ex.errors {
+            assert_eq!(again.witness(l), ex.witness(l));
+        }
+    }
+
+    #[test]
+    fn observers_see_the_end() {
+        let m = problem("reach-arith/Problem902.c");
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let opts = Options {
+            observer: Some(Arc::new(move |s: &Sample| {
+                log.lock().unwrap().push(s.states)
+            })),
+            ..Options::default()
+        };
+        let ex = explore(&m, &Budget::unlimited(), &opts);
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.last().copied(), Some(ex.store.len() as u64));
     }
 }

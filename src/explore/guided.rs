@@ -12,12 +12,10 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
-use super::bfs::{check_limits, Estimate, Guide, Limits, StopReason};
-use super::graph::{Outcome, StateId, NO_STATE};
+use super::bfs::{Estimate, Guide};
 use super::store::StateStore;
-use crate::engine::Machine;
+use crate::system::{Budget, Outcome, StateId, StopReason, System, NO_STATE};
 
 /// What a guided search found.
 #[derive(Clone, Debug, Default)]
@@ -42,18 +40,17 @@ impl GuidedSearch {
     }
 }
 
-/// Searches `m` for the error labels `wanted`, best first by `guide`
+/// Searches `sys` for the error labels `wanted`, best first by `guide`
 /// (priority: depth + `weight` × estimate; unknown estimates inherit the
 /// parent's).
-pub fn guided_search(
-    m: &Machine,
-    limits: &Limits,
+pub fn guided_search<S: System>(
+    sys: &S,
+    budget: &Budget,
     wanted: &[u32],
     guide: &mut dyn Guide,
     weight: u32,
 ) -> GuidedSearch {
-    let start = Instant::now();
-    let width = m.state_width();
+    let width = sys.state_width();
     let mut unfound: Vec<u32> = wanted.to_vec();
     unfound.sort_unstable();
     unfound.dedup();
@@ -65,8 +62,8 @@ pub fn guided_search(
     // Last known estimate of each state, inherited where unknown.
     let mut estimate: Vec<u32> = Vec::new();
     let mut heap: BinaryHeap<Reverse<(u64, StateId)>> = BinaryHeap::new();
-    let mut scratch = m.scratch();
-    let mut cur = m.initial_state();
+    let mut scratch = sys.scratch();
+    let mut cur = sys.initial_state();
     let mut next = cur.clone();
     let path_to = |parent: &[StateId], parent_input: &[u16], mut s: StateId| {
         let mut p = Vec::new();
@@ -104,7 +101,7 @@ pub fn guided_search(
         }
         expanded += 1;
         if expanded.is_multiple_of(1024) {
-            if let Some(why) = check_limits(limits, &store, start) {
+            if let Some(why) = budget.spent(store.len() as u64) {
                 out.stopped = Some(why);
                 break;
             }
@@ -112,8 +109,8 @@ pub fn guided_search(
         store.get(s, &mut cur);
         let d = depth[s as usize];
         let mut rebuild = false;
-        for i in 0..m.n_inputs() {
-            match m.step(&mut scratch, &cur, i, &mut next) {
+        for i in 0..sys.n_inputs() {
+            match sys.step(&mut scratch, &cur, i, &mut next) {
                 Err(_) => out.faulted = true,
                 Ok(Outcome::Error(n)) => {
                     if let Ok(k) = unfound.binary_search(&n) {

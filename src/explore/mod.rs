@@ -1,9 +1,16 @@
-//! Explorers: build the reachable transition system of a program.
+//! Explorers: build the reachable part of any [`crate::system::System`].
+//!
+//! - [`bfs`]: the breadth-first search (shortest witnesses, optionally
+//!   pruned by a [`Guide`]), the one every checker uses;
+//! - [`guided`]: a best-first search ordered by a [`Guide`]'s distance
+//!   estimate, for deep labels;
+//! - [`store`]: the compact, exact set of visited states both use.
 
 pub mod bfs;
-pub mod graph;
 pub mod guided;
 pub mod store;
 
-pub use bfs::{explore, explore_pruned, Estimate, Exploration, Guide, Limits, Options, StopReason};
+pub use bfs::{
+    explore, explore_pruned, Estimate, Exploration, FaultAt, Guide, Observer, Options, Sample,
+};
 pub use guided::{guided_search, GuidedSearch};

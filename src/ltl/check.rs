@@ -18,13 +18,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::emptiness::{self, Budget};
+use super::emptiness;
 use super::lasso::{self, LassoWord};
 use super::product::{unpack, GraphProduct};
 use super::syntax::{Formula, PropertyFile};
 use super::translate::{translate, Alphabet};
-use crate::engine::Machine;
-use crate::explore::graph::{Outcome, StateGraph};
+use crate::system::Budget;
+use crate::system::{Fault, Outcome, StateGraph, System};
 
 /// The answer for one property.
 #[derive(Clone, Debug, Serialize)]
@@ -84,40 +84,78 @@ pub fn invalid_continues(step: crate::ir::StepReturn) -> bool {
     matches!(step, crate::ir::StepReturn::OutputCode)
 }
 
-/// Replays an input lasso on the engine: the prefix, then the cycle twice.
+/// Why a lasso is not a counterexample of the program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LassoError {
+    /// The cycle has no step.
+    #[error("empty cycle")]
+    EmptyCycle,
+    /// An input number outside the alphabet.
+    #[error("input {0} out of range")]
+    BadInput(usize),
+    /// A step faulted.
+    #[error("engine fault: {0}")]
+    Fault(Fault),
+    /// A step ended the run (an error, an invalid input).
+    #[error("the run ends ({outcome:?}) on input {input}")]
+    RunEnds {
+        /// How it ended.
+        outcome: Outcome,
+        /// The input's name.
+        input: String,
+    },
+    /// The cycle leaves the state it started in.
+    #[error("the cycle does not return to its program state")]
+    CycleOpen,
+    /// Running the cycle again reads another word.
+    #[error("the second run of the cycle differs")]
+    CycleDiffers,
+    /// Unrolling never came back to a state.
+    #[error("the program did not repeat a state within {0} cycles")]
+    NoRepeat(usize),
+    /// The lasso does not replay (wraps the reason).
+    #[error("the lasso found does not replay: {0}")]
+    NoReplay(Box<LassoError>),
+    /// The formula is true on the word: the automaton and the evaluator
+    /// disagree.
+    #[error("the formula holds on the lasso found {0}")]
+    FormulaHolds(String),
+}
+
+/// Replays an input lasso on the system: the prefix, then the cycle twice.
 /// Every step must continue the trace and both cycle runs must end in the
-/// program state where they started. Returns the lasso word.
-pub fn replay_lasso(
-    m: &Machine,
+/// state where they started. Returns the lasso word.
+pub fn replay_lasso<S: System>(
+    sys: &S,
     prefix: &[usize],
     cycle: &[usize],
     invalid_continues: bool,
-) -> Result<LassoWord, String> {
+) -> Result<LassoWord, LassoError> {
     if cycle.is_empty() {
-        return Err("empty cycle".into());
+        return Err(LassoError::EmptyCycle);
     }
-    let mut scratch = m.scratch();
-    let mut cur = m.initial_state();
+    let mut scratch = sys.scratch();
+    let mut cur = sys.initial_state();
     let mut next = cur.clone();
-    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<Vec<String>, String> {
+    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<Vec<String>, LassoError> {
         let mut word = Vec::new();
         for &i in inputs {
-            if i >= m.n_inputs() {
-                return Err(format!("input {i} out of range"));
+            if i >= sys.n_inputs() {
+                return Err(LassoError::BadInput(i));
             }
-            let o = m
+            let o = sys
                 .step(&mut scratch, cur, i, &mut next)
-                .map_err(|f| format!("engine fault: {f}"))?;
-            word.push(format!("i{}", m.input_names[i]));
+                .map_err(LassoError::Fault)?;
+            word.push(format!("i{}", sys.inputs()[i]));
             match o {
-                Outcome::Output(k) => word.push(format!("o{}", m.output_names[k as usize])),
+                Outcome::Output(k) => word.push(format!("o{}", sys.outputs()[k as usize])),
                 Outcome::Silent => {}
                 Outcome::Invalid if invalid_continues && *cur != next => {}
                 other => {
-                    return Err(format!(
-                        "the run ends ({other:?}) on input {}",
-                        m.input_names[i]
-                    ))
+                    return Err(LassoError::RunEnds {
+                        outcome: other,
+                        input: sys.inputs()[i].clone(),
+                    })
                 }
             }
             std::mem::swap(cur, &mut next);
@@ -128,11 +166,11 @@ pub fn replay_lasso(
     let loop_state = cur.clone();
     let c1 = run(cycle, &mut cur)?;
     if cur != loop_state {
-        return Err("the cycle does not return to its program state".into());
+        return Err(LassoError::CycleOpen);
     }
     let c2 = run(cycle, &mut cur)?;
     if cur != loop_state || c1 != c2 {
-        return Err("the second run of the cycle differs".into());
+        return Err(LassoError::CycleDiffers);
     }
     Ok(LassoWord {
         prefix: p,
@@ -145,25 +183,25 @@ pub fn replay_lasso(
 /// program is back in a state it had at an earlier cycle boundary (it must,
 /// the program being finite and deterministic). The result reads the same
 /// infinite word. Gives up after `max_rounds` cycles.
-pub fn unroll_lasso(
-    m: &Machine,
+pub fn unroll_lasso<S: System>(
+    sys: &S,
     prefix: &[usize],
     cycle: &[usize],
     max_rounds: usize,
-) -> Result<(Vec<usize>, Vec<usize>), String> {
+) -> Result<(Vec<usize>, Vec<usize>), LassoError> {
     if cycle.is_empty() {
-        return Err("empty cycle".into());
+        return Err(LassoError::EmptyCycle);
     }
-    let mut scratch = m.scratch();
-    let mut cur = m.initial_state();
+    let mut scratch = sys.scratch();
+    let mut cur = sys.initial_state();
     let mut next = cur.clone();
-    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<(), String> {
+    let mut run = |inputs: &[usize], cur: &mut Vec<i32>| -> Result<(), LassoError> {
         for &i in inputs {
-            if i >= m.n_inputs() {
-                return Err(format!("input {i} out of range"));
+            if i >= sys.n_inputs() {
+                return Err(LassoError::BadInput(i));
             }
-            m.step(&mut scratch, cur, i, &mut next)
-                .map_err(|f| format!("engine fault: {f}"))?;
+            sys.step(&mut scratch, cur, i, &mut next)
+                .map_err(LassoError::Fault)?;
             std::mem::swap(cur, &mut next);
         }
         Ok(())
@@ -182,9 +220,7 @@ pub fn unroll_lasso(
         seen.insert(cur.clone(), round);
         run(cycle, &mut cur)?;
     }
-    Err(format!(
-        "the program did not repeat a state within {max_rounds} cycles"
-    ))
+    Err(LassoError::NoRepeat(max_rounds))
 }
 
 /// Most cycle repetitions [`unroll_lasso`] tries on the last graph.
@@ -195,9 +231,9 @@ const MAX_UNROLL: usize = 100_000;
 const QUICK_UNROLL: usize = 64;
 
 /// What the properties are checked against.
-pub struct Subject<'a> {
-    /// The program, to replay lassos.
-    pub machine: &'a Machine,
+pub struct Subject<'a, S: System> {
+    /// The system, to replay lassos.
+    pub system: &'a S,
     /// See [`invalid_continues`].
     pub invalid_continues: bool,
     /// Trace-equivalent views of the program, smallest first (the trace
@@ -213,10 +249,15 @@ pub struct Subject<'a> {
 }
 
 /// Checks one formula against `subject`.
-pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -> LtlVerdict {
+pub fn check_formula<S: System>(
+    subject: &Subject<S>,
+    index: usize,
+    text: &str,
+    f: &Formula,
+) -> LtlVerdict {
     let start = Instant::now();
     let (m, invalid_continues, graphs, complete) = (
-        subject.machine,
+        subject.system,
         subject.invalid_continues,
         &subject.graphs,
         subject.complete,
@@ -224,8 +265,8 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
     let Some(first) = graphs.first() else {
         return LtlVerdict::unknown(index, text.into(), "no graph".into());
     };
-    if let Some(why) = subject.budget.spent() {
-        return LtlVerdict::unknown(index, text.into(), why.into());
+    if let Some(why) = subject.budget.spent_time_or_memory() {
+        return LtlVerdict::unknown(index, text.into(), why.during("the check"));
     }
     let alpha = Alphabet::of_program(&first.inputs, &first.outputs);
     let tgba = match translate(&f.negated(), &alpha) {
@@ -248,7 +289,7 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
         let r = emptiness::check_within(&product, &subject.budget);
         v.product_states += r.states;
         if let Some(why) = r.gave_up {
-            v.note = Some(why.into());
+            v.note = Some(why.during("the check"));
             break;
         }
         let Some(l) = r.lasso else {
@@ -271,11 +312,6 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
         }
         break;
     }
-    if let Some(n) = &v.note {
-        if n.starts_with("internal") {
-            eprintln!("rigor: property {index}: {n}; answering unknown");
-        }
-    }
     v.seconds = start.elapsed().as_secs_f64();
     v
 }
@@ -284,24 +320,20 @@ pub fn check_formula(subject: &Subject, index: usize, text: &str, f: &Formula) -
 /// counterexample: unrolled on the engine until the program repeats a state
 /// (at most `rounds` cycles), replayed, and `f` evaluated false on the word
 /// by the direct evaluator. Returns the lasso in RERS text.
-fn validate_lasso(
-    m: &Machine,
+fn validate_lasso<S: System>(
+    m: &S,
     l: &emptiness::Lasso,
     f: &Formula,
     invalid_continues: bool,
     rounds: usize,
-) -> Result<String, String> {
+) -> Result<String, LassoError> {
     let prefix: Vec<usize> = l.prefix.iter().map(|&x| x as usize).collect();
     let cycle: Vec<usize> = l.cycle.iter().map(|&x| x as usize).collect();
-    let (p, c) = unroll_lasso(m, &prefix, &cycle, rounds)
-        .map_err(|e| format!("the lasso found does not replay: {e}"))?;
-    let word = replay_lasso(m, &p, &c, invalid_continues)
-        .map_err(|e| format!("the lasso found does not replay: {e}"))?;
+    let no_replay = |e| LassoError::NoReplay(Box::new(e));
+    let (p, c) = unroll_lasso(m, &prefix, &cycle, rounds).map_err(no_replay)?;
+    let word = replay_lasso(m, &p, &c, invalid_continues).map_err(no_replay)?;
     if lasso::holds(f, &word) {
-        return Err(format!(
-            "the formula holds on the lasso found {}",
-            word.to_rers()
-        ));
+        return Err(LassoError::FormulaHolds(word.to_rers()));
     }
     Ok(word.to_rers())
 }
@@ -314,8 +346,8 @@ const ABSTRACT_UNROLL: usize = MAX_UNROLL;
 /// lasso means `true`. A lasso is a candidate: if it replays on the engine
 /// as a program lasso that violates `f`, the answer is `false`; otherwise
 /// unknown (the abstraction may be too coarse).
-pub fn check_formula_abstract(
-    m: &Machine,
+pub fn check_formula_abstract<S: System>(
+    m: &S,
     graph: &crate::absint::AbsGraph,
     invalid_continues: bool,
     budget: &Budget,
@@ -342,7 +374,7 @@ pub fn check_formula_abstract(
         seconds: 0.0,
     };
     match (r.gave_up, r.lasso) {
-        (Some(why), _) => v.note = Some(why.into()),
+        (Some(why), _) => v.note = Some(why.during("the check")),
         (None, None) => v.verdict = Some(true),
         (None, Some(l)) => match validate_lasso(m, &l, f, invalid_continues, ABSTRACT_UNROLL) {
             Ok(word) => {
@@ -359,8 +391,8 @@ pub fn check_formula_abstract(
 /// Checks every property of a file (see [`check_formula`] for `graphs`), in parallel on
 /// `threads` threads. Properties that do not parse are unknown, with the
 /// located message as the note.
-pub fn check_all(
-    subject: &Subject,
+pub fn check_all<S: System + Sync>(
+    subject: &Subject<S>,
     props: &PropertyFile,
     file: &str,
     threads: usize,

@@ -30,6 +30,8 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
+use crate::system::{Budget, StopReason};
+
 /// One successor: target state, acceptance marks and a label to report.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Succ {
@@ -58,33 +60,6 @@ pub trait Product {
     /// [`Product::dense_bound`] is `Some`).
     fn index(&self, _s: u64) -> usize {
         0
-    }
-}
-
-/// When a search must give up: a deadline and a resident-memory limit.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Budget {
-    /// Stop at this instant.
-    pub deadline: Option<std::time::Instant>,
-    /// Stop when the process's resident memory exceeds this many bytes.
-    pub memory_limit: Option<u64>,
-}
-
-impl Budget {
-    /// Why the budget is spent, if it is.
-    pub fn spent(&self) -> Option<&'static str> {
-        if self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Some("time limit reached during the check");
-        }
-        if let Some(m) = self.memory_limit {
-            if crate::explore::bfs::resident_bytes().is_some_and(|r| r >= m) {
-                return Some("memory limit reached during the check");
-            }
-        }
-        None
     }
 }
 
@@ -155,7 +130,7 @@ pub struct Emptiness {
     pub edges: u64,
     /// Why the search gave up (its [`Budget`] ran out), if it did; there is
     /// then no verdict.
-    pub gave_up: Option<&'static str>,
+    pub gave_up: Option<StopReason>,
 }
 
 struct Frame {
@@ -173,7 +148,7 @@ struct Root {
 
 /// Searches `p` for an accepting cycle reachable from an initial state.
 pub fn check<P: Product>(p: &P) -> Emptiness {
-    check_within(p, &Budget::default())
+    check_within(p, &Budget::unlimited())
 }
 
 /// [`check`], giving up when `budget` runs out.
@@ -194,7 +169,7 @@ pub fn check_within<P: Product>(p: &P, budget: &Budget) -> Emptiness {
         ($s:expr, $in_acc:expr, $label:expr) => {{
             count += 1;
             if count & 0xffff == 0 {
-                if let Some(why) = budget.spent() {
+                if let Some(why) = budget.spent_time_or_memory() {
                     return Emptiness {
                         lasso: None,
                         states: count as u64,
@@ -513,10 +488,7 @@ mod tests {
             all: 1,
             dense: true,
         };
-        let past = Budget {
-            deadline: Some(std::time::Instant::now()),
-            memory_limit: None,
-        };
+        let past = Budget::unlimited().until(std::time::Instant::now());
         let r = check_within(&g, &past);
         assert!(r.lasso.is_none());
         assert!(r.gave_up.is_some());

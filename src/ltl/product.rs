@@ -12,7 +12,7 @@ use std::cell::Cell;
 
 use super::emptiness::{Product, Succ};
 use super::translate::Tgba;
-use crate::explore::graph::{Outcome, StateGraph, NO_STATE};
+use crate::system::{Outcome, StateGraph, NO_STATE};
 
 /// Packs a product state.
 #[inline]

@@ -31,8 +31,8 @@ use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
-use super::emptiness::Budget;
-use crate::explore::graph::{Edge, Outcome, StateGraph, NO_STATE};
+use crate::system::Budget;
+use crate::system::{Edge, Outcome, StateGraph, NO_STATE};
 
 /// The result of [`trace_quotient`].
 pub struct Quotient {
@@ -115,11 +115,11 @@ pub fn trace_quotient(
         };
         let mut table: HashTable<u32> = HashTable::with_capacity(n_blocks * 2);
         let mut count: u32 = 0;
-        if budget.spent().is_some() {
+        if budget.spent_time_or_memory().is_some() {
             return None;
         }
         for s in 0..ne {
-            if s & 0xf_ffff == 0xf_ffff && budget.spent().is_some() {
+            if s & 0xf_ffff == 0xf_ffff && budget.spent_time_or_memory().is_some() {
                 return None;
             }
             let h = sig_hash(&block, s);
@@ -183,6 +183,7 @@ pub fn trace_quotient(
             edges,
             n_states: rep.len() as u32,
             n_expanded: n_expanded_blocks as u32,
+            error_labels: g.error_labels.clone(),
         },
         rounds,
     })
@@ -203,7 +204,7 @@ mod tests {
             .map(|s| vec![((s + 1) % 5, Outcome::Output(0))])
             .collect();
         let g = StateGraph::from_rows(names(&["A"]), names(&["X"]), &rows);
-        let q = trace_quotient(&g, false, &Budget::default()).unwrap();
+        let q = trace_quotient(&g, false, &Budget::unlimited()).unwrap();
         assert_eq!(q.graph.n_states, 1);
         assert_eq!(q.graph.edge(0, 0).target, 0);
     }
@@ -221,7 +222,7 @@ mod tests {
             ],
         );
         assert_eq!(
-            trace_quotient(&g, false, &Budget::default())
+            trace_quotient(&g, false, &Budget::unlimited())
                 .unwrap()
                 .graph
                 .n_states,
@@ -241,7 +242,7 @@ mod tests {
             ],
         );
         g.n_states = 3;
-        let q = trace_quotient(&g, true, &Budget::default()).unwrap();
+        let q = trace_quotient(&g, true, &Budget::unlimited()).unwrap();
         // 0 and 1 look alike for one step but 1 leads to the unexpanded 2.
         assert_eq!(q.graph.n_states, 3);
         assert_eq!(q.graph.n_expanded, 2);

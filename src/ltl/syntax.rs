@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::source::{read_text, Diagnostic, PropertyError};
+
 /// An LTL formula over RERS input/output atoms.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Formula {
@@ -334,10 +336,10 @@ pub struct Property {
 }
 
 impl Property {
-    /// The parse error as a located [`crate::error::Error`] in `file`.
-    pub fn error(&self, file: &str) -> Option<crate::error::Error> {
+    /// The parse error, located in `file`.
+    pub fn error(&self, file: &str) -> Option<Diagnostic> {
         self.formula.as_ref().err().map(|e| {
-            crate::error::Error::at(
+            Diagnostic::at(
                 file,
                 self.line,
                 e.col,
@@ -431,8 +433,8 @@ pub fn parse_properties(text: &str) -> PropertyFile {
 }
 
 /// Reads and parses a property file.
-pub fn read_properties(path: &str) -> crate::error::Result<PropertyFile> {
-    Ok(parse_properties(&crate::error::read_text(path)?))
+pub fn read_properties(path: &str) -> Result<PropertyFile, PropertyError> {
+    Ok(parse_properties(&read_text(path)?))
 }
 
 #[cfg(test)]
@@ -496,7 +498,7 @@ mod tests {
         assert_eq!(f.properties[1].description, "output Z responds to input C");
         assert!(f.properties[0].formula.is_ok());
         let e = f.properties[2].error("p.txt").unwrap();
-        assert_eq!((e.line, e.col), (9, 6));
+        assert_eq!((e.at.line, e.at.col), (9, 6));
         assert!(e.message.starts_with("property 2:"));
     }
 

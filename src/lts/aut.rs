@@ -3,7 +3,9 @@
 //! written unquoted; a quoted label may contain commas.
 
 use super::{Lts, LtsBuilder};
-use crate::error::{Error, Result};
+use crate::source::{read_text, Diagnostic};
+
+type Result<T> = std::result::Result<T, Diagnostic>;
 
 /// Writes a system in `.aut` form (labels always quoted).
 pub fn write(lts: &Lts) -> String {
@@ -30,7 +32,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
     let (hl, header) = lines.next().ok_or_else(|| {
-        Error::file(
+        Diagnostic::file(
             file,
             "empty file, expected `des (initial, transitions, states)`",
         )
@@ -39,7 +41,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
     let mut b = LtsBuilder::new();
     b.ensure_states(n_states);
     if n_states == 0 {
-        return Err(Error::at(
+        return Err(Diagnostic::at(
             file,
             hl as u32 + 1,
             1,
@@ -47,7 +49,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         ));
     }
     if initial >= n_states {
-        return Err(Error::at(
+        return Err(Diagnostic::at(
             file,
             hl as u32 + 1,
             1,
@@ -61,7 +63,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         let (from, label, to) = parse_transition(file, ln, line)?;
         for (v, what) in [(from, "source"), (to, "target")] {
             if v >= n_states {
-                return Err(Error::at(
+                return Err(Diagnostic::at(
                     file,
                     ln,
                     1,
@@ -73,7 +75,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         count += 1;
     }
     if count != n_trans {
-        return Err(Error::at(
+        return Err(Diagnostic::at(
             file,
             hl as u32 + 1,
             1,
@@ -84,13 +86,13 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
 }
 
 /// Reads a `.aut` file.
-pub fn read(path: &str) -> Result<Lts> {
-    parse(path, &crate::error::read_text(path)?)
+pub fn read(path: &str) -> std::result::Result<Lts, super::ModelError> {
+    Ok(parse(path, &read_text(path)?)?)
 }
 
 fn parse_header(file: &str, ln: u32, line: &str) -> Result<(u32, u32, u32)> {
     let bad = |col: usize, what: &str| {
-        Error::at(
+        Diagnostic::at(
             file,
             ln,
             col as u32 + 1,
@@ -124,7 +126,7 @@ fn parse_transition(file: &str, ln: u32, line: &str) -> Result<(u32, String, u32
     let t = line.trim();
     let lead = (line.len() - line.trim_start().len()) as u32;
     let bad = |col: u32, what: &str| {
-        Error::at(
+        Diagnostic::at(
             file,
             ln,
             col + 1,
@@ -185,10 +187,10 @@ mod tests {
         let e = parse("t.aut", "des (0, 2, 2)\n(0, \"a\", 1)\n").unwrap_err();
         assert!(e.message.contains("2 transitions"), "{e}");
         let e = parse("t.aut", "des (0, 1, 2)\n(0, \"a\", 5)\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.at.line, 2);
         let e = parse("t.aut", "des (0, 1, 2)\n  (x, \"a\", 1)\n").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 4));
+        assert_eq!((e.at.line, e.at.col), (2, 4));
         let e = parse("t.aut", "dex (0, 1, 2)\n").unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.at.line, 1);
     }
 }

@@ -12,8 +12,11 @@
 
 use std::collections::HashMap;
 
-use super::{Lts, LtsBuilder, ERROR_LABEL};
-use crate::error::{Error, Result};
+use super::{Lts, LtsBuilder};
+use crate::source::{read_text, Diagnostic};
+use crate::system::ERROR_LABEL;
+
+type Result<T> = std::result::Result<T, Diagnostic>;
 
 /// Reads a `.dot` text; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Lts> {
@@ -35,14 +38,14 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
             continue;
         }
         if !seen_graph {
-            return Err(Error::at(file, ln, col0, "expected `digraph NAME {`"));
+            return Err(Diagnostic::at(file, ln, col0, "expected `digraph NAME {`"));
         }
         let line = line.trim_end_matches(';').trim();
         let (head, attrs) = match line.find('[') {
             Some(k) => {
                 let a = line[k + 1..].trim_end();
                 let a = a.strip_suffix(']').ok_or_else(|| {
-                    Error::at(
+                    Diagnostic::at(
                         file,
                         ln,
                         col0 + k as u32,
@@ -60,7 +63,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
             let src = unquote(head[..k].trim());
             let dst = unquote(head[k + 2..].trim());
             if src.is_empty() || dst.is_empty() {
-                return Err(Error::at(
+                return Err(Diagnostic::at(
                     file,
                     ln,
                     col0,
@@ -72,7 +75,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
                 continue;
             }
             let label = attrs.and_then(|a| attr(a, "label")).ok_or_else(|| {
-                Error::at(
+                Diagnostic::at(
                     file,
                     ln,
                     col0,
@@ -80,7 +83,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
                 )
             })?;
             let (input, output) = label.split_once('/').ok_or_else(|| {
-                Error::at(
+                Diagnostic::at(
                     file,
                     ln,
                     col0,
@@ -89,7 +92,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
             })?;
             let (input, output) = (input.trim(), output.trim());
             if input.is_empty() || output.is_empty() {
-                return Err(Error::at(
+                return Err(Diagnostic::at(
                     file,
                     ln,
                     col0,
@@ -122,21 +125,21 @@ pub fn parse(file: &str, text: &str) -> Result<Lts> {
         }
     }
     if !seen_graph {
-        return Err(Error::file(
+        return Err(Diagnostic::file(
             file,
             "no `digraph` found, expected a Graphviz file",
         ));
     }
     let init = initial
         .or(first_node)
-        .ok_or_else(|| Error::file(file, "no states, and no `__start0 -> sN` edge"))?;
+        .ok_or_else(|| Diagnostic::file(file, "no states, and no `__start0 -> sN` edge"))?;
     b.initial(init);
     Ok(b.finish().reachable())
 }
 
 /// Reads a `.dot` file.
-pub fn read(path: &str) -> Result<Lts> {
-    parse(path, &crate::error::read_text(path)?)
+pub fn read(path: &str) -> std::result::Result<Lts, super::ModelError> {
+    Ok(parse(path, &read_text(path)?)?)
 }
 
 fn unquote(s: &str) -> &str {
@@ -206,6 +209,6 @@ mod tests {
     #[test]
     fn bad_label_is_located() {
         let e = parse("m.dot", "digraph g {\n  s0 -> s1 [label=\"ab\"];\n}\n").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 3));
+        assert_eq!((e.at.line, e.at.col), (2, 3));
     }
 }

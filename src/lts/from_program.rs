@@ -17,35 +17,22 @@
 //! then marked incomplete.
 
 use super::{Lts, LtsBuilder};
-use crate::explore::graph::{Outcome, StateGraph};
-use crate::explore::Exploration;
+use crate::system::{error_n_label, Outcome, StateGraph, ERROR_LABEL};
 
-/// The label of an invalid input's output edge (RERS: "invalid input" is
-/// equivalent to "error").
-pub const ERROR_LABEL: &str = "error";
-
-/// The label of the edge that reaches error label `n`.
-pub fn error_n_label(n: u32) -> String {
-    format!("error_{n}")
-}
-
-/// The system of an exploration (it must have kept its graph); incomplete
-/// when the exploration stopped early or faulted.
-pub fn from_exploration(ex: &Exploration) -> Lts {
-    let mut lts = from_graph(&ex.graph);
-    lts.complete = lts.complete && ex.is_complete();
-    lts
-}
-
-/// The system of an explored graph (see the module doc for the labelling).
-pub fn from_graph(g: &StateGraph) -> Lts {
+/// The system of an explored graph (see the module doc for the labelling);
+/// incomplete when the graph is, or when `complete` is false (the
+/// exploration that built it stopped early or faulted).
+pub fn from_graph(g: &StateGraph, complete: bool) -> Lts {
     let mut b = LtsBuilder::new();
     b.ensure_states(g.n_states.max(1));
     b.initial(0);
     // Labels are interned in first-use order, as a `.aut` reader sees them.
     let mut dead = None;
     let n_inputs = g.n_inputs();
-    if !g.is_complete() || (g.n_expanded > 0 && g.edges.len() < g.n_expanded as usize * n_inputs) {
+    if !complete
+        || !g.is_complete()
+        || (g.n_expanded > 0 && g.edges.len() < g.n_expanded as usize * n_inputs)
+    {
         b.incomplete();
     }
     if g.edges.len() < g.n_expanded as usize * n_inputs {
@@ -79,7 +66,7 @@ pub fn from_graph(g: &StateGraph) -> Lts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::graph::NO_STATE;
+    use crate::system::NO_STATE;
 
     #[test]
     fn labelling_follows_the_semantics_doc() {
@@ -91,7 +78,7 @@ mod tests {
                 vec![(NO_STATE, Outcome::Error(7)), (NO_STATE, Outcome::Blocked)],
             ],
         );
-        let l = from_graph(&g);
+        let l = from_graph(&g, true);
         assert!(l.complete);
         let show: Vec<(u32, &str, u32)> = l
             .transitions

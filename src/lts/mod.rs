@@ -1,9 +1,18 @@
 //! Labelled transition systems: the model the action-based CTL checker reads.
 //!
 //! An [`Lts`] is a set of states `0..n_states`, an initial state, and
-//! labelled transitions. Programs ([`from_program`]), Aldebaran `.aut` files
-//! ([`aut`]) and Graphviz Mealy machines ([`dot`]) all load into it; the
-//! labelling choices for programs are in [`from_program`] (one place).
+//! labelled transitions. Aldebaran `.aut` files ([`aut`]) and Graphviz Mealy
+//! machines ([`dot`]) load into it, and so does any explored input/output
+//! graph ([`from_program`], the one place where the labelling of
+//! `rers-semantics.md` is implemented); [`to_graph`] turns an alternating
+//! system back into the [`StateGraph`] that reachability and LTL explore
+//! as a [`crate::system::System`].
+//!
+//! The graph algorithms here are written by hand on purpose: the CTL
+//! fixpoints are predecessor worklists over labelled edges
+//! ([`Adjacency`]), and [`Lts::bisimilar`] is partition refinement; graph
+//! crates such as petgraph offer neither, and converting to their graphs
+//! would only copy the edges.
 
 pub mod aut;
 pub mod dot;
@@ -12,78 +21,63 @@ pub mod to_graph;
 
 use std::collections::{HashMap, VecDeque};
 
-pub use from_program::{from_exploration, from_graph, ERROR_LABEL};
-pub use to_graph::to_state_graph;
+pub use from_program::from_graph;
+pub use to_graph::{to_state_graph, NotInputOutput};
 
-use crate::engine::Machine;
-use crate::error::{Error, Result};
-use crate::explore::{explore, Limits, Options};
+use crate::source::{Diagnostic, ReadError};
+use crate::system::StateGraph;
 
-/// How to build the system of a program.
-#[derive(Clone, Debug, Default)]
-pub struct LoadOptions {
-    /// Exploration limits (an exploration cut short gives an incomplete
-    /// system).
-    pub limits: Limits,
-    /// An Abbadingo log whose traces are explored first.
-    pub seed_log: Option<String>,
-    /// Show a progress bar.
-    pub progress: bool,
+/// A model file that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The text is not a `.aut` or `.dot` model.
+    #[error(transparent)]
+    Syntax(#[from] Diagnostic),
+    /// The model is not an alternating input/output system.
+    #[error("{file}: not an input/output system: {reason}")]
+    NotInputOutput {
+        /// The file.
+        file: String,
+        /// Where it is not one.
+        reason: NotInputOutput,
+    },
 }
 
-/// Reads a `.aut` or `.dot` model as the input/output [`StateGraph`](crate::explore::graph::StateGraph) the
-/// reachability and LTL checkers read (see [`to_graph`]); `None` for other
-/// extensions (programs are explored instead).
-pub fn load_model_graph(path: &str) -> Option<Result<crate::explore::graph::StateGraph>> {
-    let ext = std::path::Path::new(path)
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let lts = match ext.as_str() {
-        "aut" => aut::read(path),
-        "dot" | "gv" => dot::read(path),
-        _ => return None,
-    };
-    Some(lts.and_then(|l| {
-        to_state_graph(&l)
-            .map_err(|e| Error::file(path, format!("not an input/output system: {e}")))
-    }))
-}
-
-/// Loads a model by its extension: `.aut`, `.dot`, or a program (`.c`,
-/// `.java`, whatever [`crate::frontend::load`] accepts), explored in full.
-pub fn load(path: &str, opts: &LoadOptions) -> Result<Lts> {
+/// The kind of model a path names, by its extension.
+fn model_kind(path: &str) -> Option<&'static str> {
     let ext = std::path::Path::new(path)
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     match ext.as_str() {
-        "aut" => aut::read(path),
-        "dot" | "gv" => dot::read(path),
-        _ => {
-            let program = crate::frontend::load(path)?;
-            let m = Machine::compile(&program)?;
-            let seeds = match &opts.seed_log {
-                Some(log) => crate::abbadingo::read(log)?.input_sequences(&m)?,
-                None => Vec::new(),
-            };
-            let ex = explore(
-                &m,
-                &opts.limits,
-                &Options {
-                    keep_graph: true,
-                    stop_when_all_errors_found: false,
-                    progress: opts.progress,
-                    seeds,
-                    wanted_errors: None,
-                },
-            );
-            if ex.graph.n_states == 0 {
-                return Err(Error::file(path, "the program has no initial state"));
-            }
-            Ok(from_exploration(&ex))
-        }
+        "aut" => Some("aut"),
+        "dot" | "gv" => Some("dot"),
+        _ => None,
     }
+}
+
+/// Reads a `.aut` or `.dot` model; `None` for other extensions (programs).
+pub fn read_model(path: &str) -> Option<Result<Lts, ModelError>> {
+    Some(match model_kind(path)? {
+        "aut" => aut::read(path),
+        _ => dot::read(path),
+    })
+}
+
+/// Reads a `.aut` or `.dot` model as the input/output [`StateGraph`] the
+/// reachability and LTL checkers explore (see [`to_graph`]); `None` for
+/// other extensions (programs are compiled instead).
+pub fn load_model_graph(path: &str) -> Option<Result<StateGraph, ModelError>> {
+    let lts = read_model(path)?;
+    Some(lts.and_then(|l| {
+        to_state_graph(&l).map_err(|reason| ModelError::NotInputOutput {
+            file: path.to_string(),
+            reason,
+        })
+    }))
 }
 
 /// State id in an [`Lts`].

@@ -12,15 +12,22 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::{Adjacency, Lts, ERROR_LABEL};
-use crate::explore::graph::{Outcome, StateGraph, NO_STATE};
+use super::{Adjacency, Lts};
+use crate::system::{Outcome, StateGraph, ERROR_LABEL, NO_STATE};
 
-/// Converts an alternating system; the message says where it is not one.
+/// Where a labelled transition system is not an alternating input/output
+/// system.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotInputOutput(pub String);
+
+/// Converts an alternating system; the error says where it is not one.
 /// Program states are numbered in breadth-first order from the initial
 /// state, inputs and outputs in order of first appearance.
-pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, String> {
+pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, NotInputOutput> {
+    let fail = |m: String| Err(NotInputOutput(m));
     if !lts.complete {
-        return Err("the system is partial".into());
+        return fail("the system is partial".into());
     }
     let adj = Adjacency::new(lts);
     let mut inputs: Vec<String> = Vec::new();
@@ -38,7 +45,7 @@ pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, String> {
         for &(il, m) in adj.succ(p) {
             let out = adj.succ(m);
             if out.len() != 1 {
-                return Err(format!(
+                return fail(format!(
                     "state {m} (after input {} from state {p}) has {} edges; expected one output edge",
                     lts.labels[il as usize],
                     out.len()
@@ -50,7 +57,7 @@ pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, String> {
                 n_in
             });
             if row.iter().any(|&(j, _, _)| j == i) {
-                return Err(format!("state {p} has two `{}` edges", inputs[i]));
+                return fail(format!("state {p} has two `{}` edges", inputs[i]));
             }
             let (ol, t) = out[0];
             let name = &lts.labels[ol as usize];
@@ -59,7 +66,7 @@ pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, String> {
                 .and_then(|n| n.parse::<u32>().ok());
             let outcome = if name == ERROR_LABEL || error_n.is_some() {
                 if !adj.succ(t).is_empty() {
-                    return Err(format!("state {t} after `{name}` has successors"));
+                    return fail(format!("state {t} after `{name}` has successors"));
                 }
                 row.push((
                     i,
@@ -85,7 +92,7 @@ pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, String> {
         rows.push(row);
     }
     if output_ix.keys().any(|k| input_ix.contains_key(k)) {
-        return Err("a label is used both as an input and as an output".into());
+        return fail("a label is used both as an input and as an output".into());
     }
     let dense: Vec<Vec<(u32, Outcome)>> = rows
         .into_iter()
@@ -115,7 +122,7 @@ mod tests {
                 vec![(NO_STATE, Outcome::Error(4)), (0, Outcome::Output(1))],
             ],
         );
-        let back = to_state_graph(&from_graph(&g)).unwrap();
+        let back = to_state_graph(&from_graph(&g, true)).unwrap();
         assert_eq!(back.inputs, g.inputs);
         assert_eq!(back.outputs, g.outputs);
         assert_eq!(back.edges, g.edges);
@@ -131,6 +138,6 @@ mod tests {
         let mut b = LtsBuilder::new();
         b.edge(0, "a", 1);
         b.edge(1, "a", 0);
-        assert!(to_state_graph(&b.finish()).unwrap_err().contains("both"));
+        assert!(to_state_graph(&b.finish()).unwrap_err().0.contains("both"));
     }
 }

@@ -2,64 +2,17 @@
 //!
 //! Every program state has exactly one edge per input symbol (the program is
 //! deterministic), so the graph is stored densely: edge `s * n_inputs + i` is
-//! the step from state `s` on input `i`. This is the structure every property
-//! checker (reachability, LTL, CTL) reads.
+//! the step from state `s` on input `i`. This is the structure the LTL and
+//! CTL checkers read, and, as a [`System`] whose state is one state id, the
+//! form `.aut`/`.dot` models are explored and replayed in.
 
-use serde::Serialize;
+use super::{Fault, Outcome, StepResult, System};
 
 /// State id in a [`StateGraph`]; the initial state is 0.
 pub type StateId = u32;
 
 /// Marker for "no successor" (error, blocked, or a state not expanded).
 pub const NO_STATE: StateId = u32::MAX;
-
-/// What one step of the program did.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Outcome {
-    /// Printed output symbol number `k` (an index into the output alphabet).
-    Output(u16),
-    /// No output (2012 `return -1`); the run goes on.
-    Silent,
-    /// Reached error label N; the run ends.
-    Error(u32),
-    /// Invalid input. The run ends for LTL; for reachability it goes on to the
-    /// edge's target (in 2012 programs the state may have changed).
-    Invalid,
-    /// An SV-COMP `__VERIFIER_assume` failed: no run goes this way.
-    Blocked,
-}
-
-const KIND_SHIFT: u32 = 28;
-const PAYLOAD: u32 = (1 << KIND_SHIFT) - 1;
-
-impl Outcome {
-    /// Packs the outcome into 32 bits.
-    pub fn pack(self) -> u32 {
-        match self {
-            Outcome::Output(k) => k as u32,
-            Outcome::Silent => 1 << KIND_SHIFT,
-            Outcome::Error(n) => (2 << KIND_SHIFT) | (n & PAYLOAD),
-            Outcome::Invalid => 3 << KIND_SHIFT,
-            Outcome::Blocked => 4 << KIND_SHIFT,
-        }
-    }
-
-    /// Inverse of [`Outcome::pack`].
-    pub fn unpack(v: u32) -> Outcome {
-        match v >> KIND_SHIFT {
-            0 => Outcome::Output(v as u16),
-            1 => Outcome::Silent,
-            2 => Outcome::Error(v & PAYLOAD),
-            3 => Outcome::Invalid,
-            _ => Outcome::Blocked,
-        }
-    }
-
-    /// Whether a run (an infinite LTL trace) can continue after this step.
-    pub fn continues_trace(self) -> bool {
-        matches!(self, Outcome::Output(_) | Outcome::Silent)
-    }
-}
 
 /// One edge: the successor state and the packed outcome.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,6 +44,8 @@ pub struct StateGraph {
     /// States `0..n_expanded` have their edges; the others were discovered
     /// but not expanded (the exploration stopped at a limit).
     pub n_expanded: u32,
+    /// The error labels that are reachability properties, sorted.
+    pub error_labels: Vec<u32>,
 }
 
 impl StateGraph {
@@ -138,12 +93,21 @@ impl StateGraph {
                 });
             }
         }
+        let mut error_labels: Vec<u32> = (edges.iter())
+            .filter_map(|e| match e.outcome() {
+                Outcome::Error(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        error_labels.sort_unstable();
+        error_labels.dedup();
         StateGraph {
             inputs,
             outputs,
             edges,
             n_states: rows.len() as u32,
             n_expanded: rows.len() as u32,
+            error_labels,
         }
     }
 
@@ -153,24 +117,58 @@ impl StateGraph {
     }
 }
 
+/// An explicit model as a system: a state is one int, its id; the initial
+/// state is 0. An invalid input without a recorded target stays where it
+/// was. Stepping a state that was not expanded, or a step the exploration
+/// could not follow, is a [`Fault::Unexpanded`].
+impl System for StateGraph {
+    type Scratch = ();
+
+    fn inputs(&self) -> &[String] {
+        &self.inputs
+    }
+
+    fn outputs(&self) -> &[String] {
+        &self.outputs
+    }
+
+    fn error_labels(&self) -> &[u32] {
+        &self.error_labels
+    }
+
+    fn state_width(&self) -> usize {
+        1
+    }
+
+    fn initial_state(&self) -> Vec<i32> {
+        vec![0]
+    }
+
+    fn scratch(&self) {}
+
+    fn step(&self, _: &mut (), state: &[i32], input: usize, next: &mut [i32]) -> StepResult {
+        let s = state[0] as StateId;
+        if input >= self.n_inputs() {
+            return Err(Fault::NoSuchInput(input));
+        }
+        if !self.is_expanded(s) {
+            return Err(Fault::Unexpanded);
+        }
+        let e = self.edge(s, input);
+        let o = e.outcome();
+        next[0] = match (o, e.target) {
+            (Outcome::Invalid, NO_STATE) => s as i32,
+            (o, NO_STATE) if o.goes_on() => return Err(Fault::Unexpanded),
+            (_, NO_STATE) => s as i32,
+            (_, t) => t as i32,
+        };
+        Ok(o)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pack_roundtrip() {
-        for o in [
-            Outcome::Output(0),
-            Outcome::Output(25),
-            Outcome::Silent,
-            Outcome::Error(0),
-            Outcome::Error(99),
-            Outcome::Invalid,
-            Outcome::Blocked,
-        ] {
-            assert_eq!(Outcome::unpack(o.pack()), o);
-        }
-    }
 
     #[test]
     fn from_rows_indexes() {
@@ -185,5 +183,23 @@ mod tests {
         assert_eq!(g.edge(0, 1).outcome(), Outcome::Error(3));
         assert_eq!(g.edges_of(1)[0].target, 1);
         assert!(g.is_complete());
+        assert_eq!(g.error_labels, [3]);
+    }
+
+    #[test]
+    fn a_graph_steps_as_a_system() {
+        let g = StateGraph::from_rows(
+            vec!["A".into(), "B".into()],
+            vec!["X".into()],
+            &[
+                vec![(1, Outcome::Output(0)), (NO_STATE, Outcome::Invalid)],
+                vec![(NO_STATE, Outcome::Error(3)), (1, Outcome::Silent)],
+            ],
+        );
+        assert_eq!(crate::system::replay(&g, &[1, 0, 1]), Ok(Outcome::Silent));
+        assert_eq!(crate::system::replay(&g, &[0, 0]), Ok(Outcome::Error(3)));
+        let mut next = [0];
+        assert_eq!(g.step(&mut (), &[0], 1, &mut next), Ok(Outcome::Invalid));
+        assert_eq!(next, [0]);
     }
 }

@@ -117,7 +117,18 @@ struct Frame {
     class: Vec<Class>,
 }
 
-type R = Result<(), String>;
+/// Where the two programs' code does not have the same shape.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ShapeMismatch(pub String);
+
+impl From<String> for ShapeMismatch {
+    fn from(s: String) -> Self {
+        ShapeMismatch(s)
+    }
+}
+
+type R = Result<(), ShapeMismatch>;
 
 /// A node, abbreviated for messages.
 fn short(x: &impl std::fmt::Debug) -> String {
@@ -128,8 +139,8 @@ fn short(x: &impl std::fmt::Debug) -> String {
     }
 }
 
-fn fail<T>(what: &str) -> Result<T, String> {
-    Err(what.to_string())
+fn fail<T>(what: &str) -> Result<T, ShapeMismatch> {
+    Err(ShapeMismatch(what.to_string()))
 }
 
 impl<'a> Walk<'a> {
@@ -151,10 +162,10 @@ impl<'a> Walk<'a> {
         if self.maps.globals.relate(ga as i32, gb as i32) {
             Ok(())
         } else {
-            Err(format!(
+            Err(ShapeMismatch(format!(
                 "global {} meets two partners",
                 self.a.globals[ga as usize].name
-            ))
+            )))
         }
     }
 
@@ -168,10 +179,10 @@ impl<'a> Walk<'a> {
         {
             Ok(())
         } else {
-            Err(format!(
+            Err(ShapeMismatch(format!(
                 "values of {} do not correspond one to one",
                 self.a.globals[ga as usize].name
-            ))
+            )))
         }
     }
 
@@ -193,7 +204,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn local(&self, f: &mut Frame, la: u32, lb: u32) -> Result<Class, String> {
+    fn local(&self, f: &mut Frame, la: u32, lb: u32) -> Result<Class, ShapeMismatch> {
         if !f.locals.relate(la as i32, lb as i32) {
             return fail("a local meets two partners");
         }
@@ -295,7 +306,11 @@ impl<'a> Walk<'a> {
                 self.expr(f, x3, y3)
             }
             (Expr::Call(x, xs), Expr::Call(y, ys)) => self.call(f, *x, xs, *y, ys),
-            _ => Err(format!("expressions differ: {} / {}", short(a), short(b))),
+            _ => Err(ShapeMismatch(format!(
+                "expressions differ: {} / {}",
+                short(a),
+                short(b)
+            ))),
         }
     }
 
@@ -381,7 +396,7 @@ impl<'a> Walk<'a> {
         xs: &[&T],
         ys: &[&T],
         pair: impl Fn(&mut Self, &mut Frame, &T, &T) -> R,
-    ) -> Result<Vec<usize>, String> {
+    ) -> Result<Vec<usize>, ShapeMismatch> {
         let names_b: Vec<Vec<&str>> = ys.iter().map(|y| names(self.b, *y)).collect();
         let mut used = vec![false; ys.len()];
         let mut pi = Vec::with_capacity(xs.len());
@@ -408,7 +423,7 @@ impl<'a> Walk<'a> {
                     used[j] = true;
                     pi.push(j);
                 }
-                None => return Err(format!("no partner for {}", short(x))),
+                None => return Err(ShapeMismatch(format!("no partner for {}", short(x)))),
             }
         }
         Ok(pi)
@@ -437,13 +452,13 @@ impl<'a> Walk<'a> {
             return Ok(());
         }
         if a.len() != b.len() {
-            return Err(format!(
+            return Err(ShapeMismatch(format!(
                 "blocks of different lengths ({} / {}): {} / {}",
                 a.len(),
                 b.len(),
                 short(&a.last()),
                 short(&b.last())
-            ));
+            )));
         }
         a.iter().zip(b).try_for_each(|(x, y)| self.stmt(f, x, y))
     }
@@ -456,11 +471,11 @@ impl<'a> Walk<'a> {
                         self.global(x.0, y.0)?;
                         self.value(x.0, *u, *v)
                     }
-                    _ => Err(format!(
+                    _ => Err(ShapeMismatch(format!(
                         "a renamed global is assigned a non-constant: {} / {}",
                         short(a),
                         short(b)
-                    )),
+                    ))),
                 },
                 (Place::Global(x), Place::Global(y)) => {
                     self.plain_global(x.0, y.0)?;
@@ -495,17 +510,21 @@ impl<'a> Walk<'a> {
             (Stmt::Error(x), Stmt::Error(y)) if x == y => Ok(()),
             (Stmt::Invalid, Stmt::Invalid) => Ok(()),
             (Stmt::Assume(x), Stmt::Assume(y)) => self.expr(f, x, y),
-            _ => Err(format!("statements differ: {} / {}", short(a), short(b))),
+            _ => Err(ShapeMismatch(format!(
+                "statements differ: {} / {}",
+                short(a),
+                short(b)
+            ))),
         }
     }
 
     fn function(&mut self, fa: FuncId, fb: FuncId) -> R {
         let (x, y) = (self.a.function(fa), self.b.function(fb));
         if x.params != y.params || x.returns_value != y.returns_value {
-            return Err(format!(
+            return Err(ShapeMismatch(format!(
                 "{} and {} have different signatures",
                 x.name, y.name
-            ));
+            )));
         }
         let mut class = self.maps.params[&(fa.0 as i32)].clone();
         class.resize(x.locals as usize, Class::Plain);
@@ -519,7 +538,7 @@ impl<'a> Walk<'a> {
             }
         }
         self.stmts(&mut frame, &x.body, &y.body)
-            .map_err(|e| format!("{} / {}: {e}", x.name, y.name))
+            .map_err(|e| ShapeMismatch(format!("{} / {}: {e}", x.name, y.name)))
     }
 
     /// The initial values of every paired global correspond.
@@ -542,10 +561,10 @@ impl<'a> Walk<'a> {
             pairs.sort_unstable();
             for (ga, gb) in pairs {
                 if !self.initial_value(ga as u32, gb as u32) {
-                    return Err(format!(
+                    return Err(ShapeMismatch(format!(
                         "initial values of {} differ",
                         self.a.globals[ga as usize].name
-                    ));
+                    )));
                 }
             }
         }
@@ -684,7 +703,7 @@ fn shared(a: &[&str], b: &[&str]) -> usize {
 
 /// Tries to prove `a` and `b` equivalent by the shape of their code (see the
 /// module doc). `Err` gives the first mismatch; it proves nothing.
-pub fn prove(a: &Program, b: &Program) -> Result<Correspondence, String> {
+pub fn prove(a: &Program, b: &Program) -> Result<Correspondence, ShapeMismatch> {
     // Orient so that `b` is the Java side: its booleans are tested bare.
     let (a, b) = if a.language == crate::ir::Language::Java {
         (b, a)
@@ -725,105 +744,4 @@ pub fn prove(a: &Program, b: &Program) -> Result<Correspondence, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::frontend::c::parse_c;
-
-    /// A small RERS-shaped program; `RULES` and `BODY` are filled in.
-    const TEMPLATE: &str = r#"
-        int inputs[] = {1,2,3};
-        int cf = 1;
-        int a = 1;
-        int b = 2;
-        int c = 3;
-        void m1(int input) {
-            RULES
-        }
-        void calculate_output(int input) {
-            cf = 1;
-            if (cf == 1 && b > 0) { m1(input); }
-            if (cf == 1) { fprintf(stderr, "Invalid input: %d\n", input); }
-        }
-        int main() { return 0; }
-    "#;
-
-    const R1: &str = "if (cf == 1 && input == 1 && a == 1) { cf = 0; BODY printf(\"%d\\n\", 21); }";
-    const R2: &str =
-        "if (cf == 1 && input == 2 && a == 1) { cf = 0; a = 3; printf(\"%d\\n\", 22); }";
-
-    fn program(rules: &str, body: &str) -> Program {
-        let src = TEMPLATE.replace("RULES", rules).replace("BODY", body);
-        parse_c("t.c", &src).expect("parses")
-    }
-
-    fn proves(a: (&str, &str), b: (&str, &str)) -> bool {
-        prove(&program(a.0, a.1), &program(b.0, b.1)).is_ok()
-    }
-
-    #[test]
-    fn independent_assignments_commute() {
-        let rules = format!("{R1} {R2}");
-        // `b = c + 1` stays before `c = 5`; `a = 2` moves freely.
-        assert!(proves(
-            (&rules, "a = 2; b = c + 1; c = 5;"),
-            (&rules, "b = c + 1; a = 2; c = 5;")
-        ));
-        assert!(proves(
-            (&rules, "a = 2; b = b + 1; c = 5;"),
-            (&rules, "c = 5; b = b + 1; a = 2;")
-        ));
-    }
-
-    #[test]
-    fn dependent_assignments_do_not_commute() {
-        let rules = format!("{R1} {R2}");
-        // `b = c + 1` reads c: it must stay before `c = 5`.
-        assert!(!proves(
-            (&rules, "a = 2; b = c + 1; c = 5;"),
-            (&rules, "a = 2; c = 5; b = c + 1;")
-        ));
-        // Two writes of one variable keep their order.
-        assert!(!proves(
-            (&rules, "a = 2; a = 4;"),
-            (&rules, "a = 4; a = 2;")
-        ));
-    }
-
-    #[test]
-    fn disjoint_rules_commute_overlapping_ones_do_not() {
-        let body = "b = 1;";
-        assert!(proves(
-            (&format!("{R1} {R2}"), body),
-            (&format!("{R2} {R1}"), body)
-        ));
-        // Same input and state: both guards can hold, the first one wins.
-        let r3 = R2.replace("input == 2", "input == 1");
-        assert!(!proves(
-            (&format!("{R1} {r3}"), body),
-            (&format!("{r3} {R1}"), body)
-        ));
-    }
-
-    #[test]
-    fn a_rule_that_may_not_clear_the_flag_does_not_commute() {
-        // R1 changes `a` on a path where the flag stays set.
-        let r1 = R1.replace("cf = 0;", "a = 7; if (b == 3) { cf = 0; }");
-        let body = "b = 1;";
-        assert!(!proves(
-            (&format!("{r1} {R2}"), body),
-            (&format!("{R2} {r1}"), body)
-        ));
-    }
-
-    #[test]
-    fn conjuncts_commute_only_when_total() {
-        let body = "b = 1;";
-        let x = "if (cf == 1 && input == 1 && a == 1) { cf = 0; printf(\"%d\\n\", 21); }";
-        let y = "if (a == 1 && (input == 1 && cf == 1)) { cf = 0; printf(\"%d\\n\", 21); }";
-        assert!(proves((x, body), (y, body)));
-        // A division may fault: short-circuit order matters.
-        let x = "if (cf == 1 && b != 0 && 10 / b == 5) { cf = 0; printf(\"%d\\n\", 21); }";
-        let y = "if (cf == 1 && 10 / b == 5 && b != 0) { cf = 0; printf(\"%d\\n\", 21); }";
-        assert!(!proves((x, body), (y, body)));
-    }
-}
+mod tests;

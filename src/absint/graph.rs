@@ -1,0 +1,164 @@
+//! The abstract transition system, as data: abstract states (one interval
+//! per state slot), their edges (any number per input), and what the
+//! checkers ask of it: the labels it reaches, distances and paths to them,
+//! and the abstract state holding a concrete one.
+
+use rustc_hash::FxHashMap;
+
+use super::cells::Cells;
+use super::interval::Interval;
+use super::step::AbsState;
+use crate::system::{Outcome, StateId, NO_STATE};
+
+/// One abstract edge.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AbsEdge {
+    /// Input number.
+    pub input: u16,
+    /// Packed [`Outcome`].
+    pub packed: u32,
+    /// Target state, [`NO_STATE`] for an error or a blocked step.
+    pub target: StateId,
+}
+
+impl AbsEdge {
+    /// The outcome of this edge.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::unpack(self.packed)
+    }
+}
+
+/// The complete abstract transition system (state 0 is initial).
+#[derive(Clone, Debug, Default)]
+pub struct AbsGraph {
+    /// Input names.
+    pub inputs: Vec<String>,
+    /// Output names.
+    pub outputs: Vec<String>,
+    /// The intervals of each abstract state.
+    pub values: Vec<AbsState>,
+    /// The edges of each abstract state (any number per input).
+    pub edges: Vec<Vec<AbsEdge>>,
+    /// Numeric slots (abstracted to intervals).
+    pub numeric_slots: usize,
+    /// Expansions done (more than the states when intervals grew).
+    pub expansions: u64,
+    /// The cells the keys are made of.
+    pub(super) cells: Cells,
+    /// The state of each key.
+    pub(super) index: FxHashMap<Vec<i64>, StateId>,
+}
+
+impl AbsGraph {
+    /// Number of abstract states.
+    pub fn n_states(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Every error label some abstract edge reaches, sorted.
+    pub fn error_labels(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .edges
+            .iter()
+            .flatten()
+            .filter_map(|e| match e.outcome() {
+                Outcome::Error(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The abstract state that contains the concrete state `state`, if the
+    /// one with its key does (a state whose intervals span several cells,
+    /// where splitting was capped, is not looked for). Every step from
+    /// `state` is then matched by an edge of the returned state.
+    pub fn locate(&self, state: &[i32]) -> Option<StateId> {
+        let points: AbsState = state.iter().map(|&v| Interval::point(v)).collect();
+        let key = self.cells.key(&points);
+        let &s = self.index.get(&key)?;
+        let values = &self.values[s as usize];
+        (values.len() == state.len()
+            && values.iter().zip(state).all(|(i, &v)| i.contains(v as i64)))
+        .then_some(s)
+    }
+
+    /// Per abstract state: the fewest steps of an abstract path from it
+    /// that ends in one of the error `labels` (the error step included;
+    /// invalid inputs go on, as in reachability), `u32::MAX` where none does.
+    pub fn distance_to(&self, labels: &[u32]) -> Vec<u32> {
+        let n = self.n_states();
+        let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = std::collections::VecDeque::new();
+        for (s, edges) in self.edges.iter().enumerate() {
+            for e in edges {
+                match e.outcome() {
+                    Outcome::Error(l) if labels.contains(&l) && dist[s] == u32::MAX => {
+                        dist[s] = 1;
+                        queue.push_back(s as StateId);
+                    }
+                    Outcome::Error(_) | Outcome::Blocked => {}
+                    _ if e.target != NO_STATE => preds[e.target as usize].push(s as StateId),
+                    _ => {}
+                }
+            }
+        }
+        while let Some(t) = queue.pop_front() {
+            for &s in &preds[t as usize] {
+                if dist[s as usize] == u32::MAX {
+                    dist[s as usize] = dist[t as usize] + 1;
+                    queue.push_back(s);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The inputs of a shortest abstract path ending in error `label`
+    /// (invalid inputs go on, as in reachability): a candidate witness.
+    pub fn path_to_error(&self, label: u32) -> Option<Vec<usize>> {
+        let steps = self.error_path(label)?;
+        Some(steps.into_iter().map(|(_, i)| i).collect())
+    }
+
+    /// [`AbsGraph::path_to_error`] with the state each step leaves from.
+    pub fn error_path(&self, label: u32) -> Option<Vec<(StateId, usize)>> {
+        let n = self.n_states();
+        let mut parent: Vec<Option<(StateId, u16)>> = vec![None; n];
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::from([0 as StateId]);
+        seen[0] = true;
+        let path_to = |parent: &[Option<(StateId, u16)>], mut s: StateId| {
+            let mut p = Vec::new();
+            while let Some((from, i)) = parent[s as usize] {
+                p.push((from, i as usize));
+                s = from;
+            }
+            p.reverse();
+            p
+        };
+        while let Some(s) = queue.pop_front() {
+            for e in &self.edges[s as usize] {
+                match e.outcome() {
+                    Outcome::Error(l) if l == label => {
+                        let mut p = path_to(&parent, s);
+                        p.push((s, e.input as usize));
+                        return Some(p);
+                    }
+                    Outcome::Error(_) | Outcome::Blocked => {}
+                    _ => {
+                        if !seen[e.target as usize] {
+                            seen[e.target as usize] = true;
+                            parent[e.target as usize] = Some((s, e.input));
+                            queue.push_back(e.target);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,363 @@
+//! The `rigor ltl` pipeline: LTL properties of a program or a model.
+//!
+//! Programs with arithmetic go through the interval abstraction first (a
+//! property with no abstract counterexample holds; an abstract lasso counts
+//! once it replays). Everything else is explored once, reduced to its trace
+//! quotient and checked property by property ([`crate::ltl::check`]).
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::InputError;
+use crate::engine::Machine;
+use crate::explore::{explore, Observer, Options};
+use crate::ir::Program;
+use crate::ltl::check::{check_all, check_formula_abstract, par_map, LtlVerdict, Subject};
+use crate::ltl::quotient::trace_quotient;
+use crate::ltl::syntax::{read_properties, PropertyFile};
+use crate::system::{Budget, StopReason, System};
+
+/// Everything `rigor ltl` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct LtlReport {
+    /// The program file.
+    pub program: String,
+    /// The property file.
+    pub properties: String,
+    /// Problem number (from the program's file name).
+    pub problem: String,
+    /// Always `ltl`.
+    pub track: &'static str,
+    /// One verdict per property, in file order.
+    pub verdicts: Vec<LtlVerdict>,
+    /// Program states discovered.
+    pub states: u64,
+    /// States of the trace quotient the properties were checked on (equal
+    /// to `states` with `--no-quotient`).
+    pub quotient_states: u64,
+    /// Time to compute the quotient, seconds.
+    pub quotient_seconds: f64,
+    /// Whether the whole state space was explored without a fault.
+    pub complete: bool,
+    /// Why the exploration stopped early, if it did.
+    pub stopped: Option<StopReason>,
+    /// Engine faults, first few.
+    pub faults: Vec<String>,
+    /// Exploration time, seconds.
+    pub explore_seconds: f64,
+    /// Time to check every property, seconds.
+    pub check_seconds: f64,
+    /// Product states visited, all properties together.
+    pub product_states: u64,
+    /// Peak resident memory in bytes.
+    pub peak_memory: Option<u64>,
+    /// What the interval abstraction did (see [`crate::absint`]).
+    pub abstraction: AbstractionReport,
+}
+
+/// What the interval abstraction contributed to an LTL run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AbstractionReport {
+    /// Whether it was tried (programs with arithmetic only).
+    pub tried: bool,
+    /// Abstract states of the fixpoint, when it was reached.
+    pub states: Option<u64>,
+    /// Numeric (interval) slots.
+    pub numeric_slots: usize,
+    /// Properties it answered `true` / `false`.
+    pub answered_true: usize,
+    /// Properties it answered `false` (abstract lassos that replayed).
+    pub answered_false: usize,
+    /// Why it answered nothing, if so.
+    pub note: Option<String>,
+    /// Time spent, seconds.
+    pub seconds: f64,
+}
+
+/// Runs the interval abstraction and checks every property on it.
+fn abstraction(
+    p: &Program,
+    m: &Machine,
+    props: &PropertyFile,
+    invalid_continues: bool,
+    budget: &Budget,
+    threads: usize,
+) -> (Vec<Option<LtlVerdict>>, AbstractionReport) {
+    let start = Instant::now();
+    let mut report = AbstractionReport {
+        tried: true,
+        ..AbstractionReport::default()
+    };
+    let none = vec![None; props.properties.len()];
+    let limits = Budget {
+        max_states: Some(crate::absint::explore::RUN_MAX_STATES as u64),
+        ..budget.clone()
+    };
+    let g = match crate::absint::explore_abstract(p, m, &limits) {
+        Ok(g) => g,
+        Err(why) => {
+            report.note = Some(why.to_string());
+            report.seconds = start.elapsed().as_secs_f64();
+            return (none, report);
+        }
+    };
+    report.states = Some(g.n_states() as u64);
+    report.numeric_slots = g.numeric_slots;
+    let verdicts = par_map(props.properties.len(), threads, |k| {
+        let prop = &props.properties[k];
+        let f = prop.formula.as_ref().ok()?;
+        let v = check_formula_abstract(m, &g, invalid_continues, budget, k, &prop.text, f);
+        Some(v)
+    });
+    report.answered_true = verdicts
+        .iter()
+        .flatten()
+        .filter(|v| v.verdict == Some(true))
+        .count();
+    report.answered_false = verdicts
+        .iter()
+        .flatten()
+        .filter(|v| v.verdict == Some(false))
+        .count();
+    report.seconds = start.elapsed().as_secs_f64();
+    (verdicts, report)
+}
+
+/// Share of the time and memory limits the exploration may use; the
+/// quotient and the checks get the rest.
+const EXPLORE_SHARE: f64 = 0.6;
+
+/// What an LTL run should do besides the exploration.
+#[derive(Clone, Default)]
+pub struct LtlOptions {
+    /// Threads checking properties in parallel (default: all cores).
+    pub threads: Option<usize>,
+    /// Check the trace quotient of the explored graph (smaller) rather than
+    /// the graph itself.
+    pub quotient: bool,
+    /// Try the interval abstraction first (programs with arithmetic).
+    pub abstraction: bool,
+    /// Told how the exploration goes.
+    pub observer: Option<Observer>,
+}
+
+/// LTL properties of the program or model at `program`: the `rigor ltl`
+/// pipeline. The budget bounds the whole run: properties still unchecked
+/// when it runs out are unknown.
+pub fn solve(
+    program: &str,
+    properties: &str,
+    budget: &Budget,
+    opts: &LtlOptions,
+) -> Result<LtlReport, InputError> {
+    let props = read_properties(properties)?;
+    let threads = opts.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if let Some(g) = crate::lts::load_model_graph(program) {
+        let g = g?;
+        let base = LtlReport::new(program, properties, AbstractionReport::default());
+        return Ok(explore_and_check(
+            &g, &props, false, budget, opts, threads, base, None,
+        ));
+    }
+    let p = crate::frontend::load(program)?;
+    let m = Machine::compile(&p)?;
+    let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
+    // Programs with arithmetic: the interval abstraction first, with part of
+    // the budget. What it proves needs no exploration.
+    let mut abs_report = AbstractionReport::default();
+    let mut abs_verdicts = vec![None; props.properties.len()];
+    if opts.abstraction && crate::absint::has_numeric_slots(&p, &m) {
+        let share = budget.share(crate::absint::explore::SHARE_OF_TIMEOUT);
+        (abs_verdicts, abs_report) =
+            abstraction(&p, &m, &props, invalid_continues, &share, threads);
+        if !abs_verdicts.is_empty()
+            && abs_verdicts
+                .iter()
+                .all(|v| v.as_ref().is_some_and(|v| v.verdict.is_some()))
+        {
+            let mut r = LtlReport::new(program, properties, abs_report);
+            r.verdicts = abs_verdicts.into_iter().flatten().collect();
+            r.product_states = r.verdicts.iter().map(|v| v.product_states).sum();
+            r.check_seconds = r.abstraction.seconds;
+            r.peak_memory = crate::system::peak_resident_bytes();
+            return Ok(r);
+        }
+    }
+    let base = LtlReport::new(program, properties, abs_report);
+    Ok(explore_and_check(
+        &m,
+        &props,
+        invalid_continues,
+        budget,
+        opts,
+        threads,
+        base,
+        Some(abs_verdicts),
+    ))
+}
+
+/// Explores `sys` (with [`EXPLORE_SHARE`] of the budget), reduces the
+/// graph to its trace quotient and checks every property on it; the
+/// abstraction's verdicts, where given, are merged in.
+#[allow(clippy::too_many_arguments)]
+fn explore_and_check<S: System + Sync>(
+    sys: &S,
+    props: &PropertyFile,
+    invalid_continues: bool,
+    budget: &Budget,
+    opts: &LtlOptions,
+    threads: usize,
+    mut r: LtlReport,
+    abs_verdicts: Option<Vec<Option<LtlVerdict>>>,
+) -> LtlReport {
+    let explore_opts = Options {
+        keep_graph: true,
+        observer: opts.observer.clone(),
+        ..Options::default()
+    };
+    // The exploration gets part of the budget, so that a run cut short still
+    // has time and memory to find counterexamples in what it explored.
+    let explore_budget = Budget {
+        memory_limit: budget
+            .memory_limit
+            .map(|b| (b as f64 * EXPLORE_SHARE) as u64),
+        ..budget.share(EXPLORE_SHARE)
+    };
+    let mut ex = explore(sys, &explore_budget, &explore_opts);
+    let complete = ex.is_complete();
+    let q_start = Instant::now();
+    // The store and parent links are not needed any more: free them before
+    // the quotient and the products allocate.
+    ex.drop_states();
+    // The quotient is an optimisation: if the budget runs out while it is
+    // built, the properties are checked on the explored graph itself.
+    // Only for a complete graph: on a partial one only counterexamples can
+    // come out, and the products find them as fast on the graph itself.
+    let quotient_graph = if opts.quotient && complete {
+        trace_quotient(&ex.graph, invalid_continues, budget).map(|q| q.graph)
+    } else {
+        None
+    };
+    let mut graphs = Vec::new();
+    graphs.extend(quotient_graph.as_ref());
+    graphs.push(&ex.graph);
+    r.quotient_seconds = q_start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let subject = Subject {
+        system: sys,
+        invalid_continues,
+        graphs,
+        complete,
+        budget: budget.clone(),
+    };
+    let verdicts = check_all(&subject, props, &r.properties, threads);
+    r.verdicts = match abs_verdicts {
+        Some(abs) => merge(abs, verdicts),
+        None => verdicts,
+    };
+    r.product_states = r.verdicts.iter().map(|v| v.product_states).sum();
+    r.states = ex.graph.n_states as u64;
+    r.quotient_states = subject.graphs[0].n_states as u64;
+    r.complete = complete;
+    r.stopped = ex.stopped;
+    r.faults = (ex.faults.iter().take(5))
+        .map(|f| {
+            format!(
+                "state {} input {}: {}",
+                f.state,
+                sys.inputs()[f.input],
+                f.fault
+            )
+        })
+        .collect();
+    r.explore_seconds = ex.elapsed.as_secs_f64();
+    r.check_seconds = start.elapsed().as_secs_f64();
+    r.peak_memory = crate::system::peak_resident_bytes();
+    r
+}
+
+/// The abstraction's verdicts where it has one, the exploration's
+/// elsewhere. Both are proved; if they ever disagree, something is wrong
+/// in rigor, and the property is unknown.
+fn merge(abs: Vec<Option<LtlVerdict>>, explicit: Vec<LtlVerdict>) -> Vec<LtlVerdict> {
+    explicit
+        .into_iter()
+        .zip(abs)
+        .map(|(e, a)| match a {
+            None => e,
+            Some(a) if a.verdict.is_none() => LtlVerdict {
+                note: Some(format!(
+                    "{}; abstraction: {}",
+                    e.note.as_deref().unwrap_or("explored"),
+                    a.note.as_deref().unwrap_or("no verdict")
+                )),
+                ..e
+            },
+            Some(a) if e.verdict.is_none() || e.verdict == a.verdict => a,
+            Some(a) => {
+                let note = format!(
+                    "internal: the abstraction answers {:?} but the exploration {:?}; answering unknown",
+                    a.verdict, e.verdict
+                );
+                LtlVerdict {
+                    verdict: None,
+                    counterexample: None,
+                    note: Some(note),
+                    ..e
+                }
+            }
+        })
+        .collect()
+}
+
+impl LtlReport {
+    /// A report with no verdict yet.
+    fn new(program: &str, properties: &str, abstraction: AbstractionReport) -> LtlReport {
+        LtlReport {
+            program: program.to_string(),
+            properties: properties.to_string(),
+            problem: crate::ir::problem_name(program),
+            track: "ltl",
+            verdicts: Vec::new(),
+            states: 0,
+            quotient_states: 0,
+            quotient_seconds: 0.0,
+            complete: false,
+            stopped: None,
+            faults: Vec::new(),
+            explore_seconds: 0.0,
+            check_seconds: 0.0,
+            product_states: 0,
+            peak_memory: None,
+            abstraction,
+        }
+    }
+
+    /// The RERS CSV lines of the report (unknown properties left out).
+    pub fn csv(&self) -> String {
+        let mut s = String::new();
+        for v in &self.verdicts {
+            if let Some(b) = v.verdict {
+                s.push_str(&format!("{},{},{}\n", self.problem, v.property, b));
+            }
+        }
+        s
+    }
+
+    /// The witness file text: one `property,lasso` line per violated
+    /// property.
+    pub fn witnesses(&self) -> String {
+        let mut s = String::new();
+        for v in &self.verdicts {
+            if let Some(c) = &v.counterexample {
+                s.push_str(&format!("{},{}\n", v.property, c));
+            }
+        }
+        s
+    }
+}

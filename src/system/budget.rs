@@ -1,0 +1,251 @@
+//! One budget for every engine: how many states, until when, how much
+//! memory, and whether the run was cancelled.
+//!
+//! Every explorer, the abstract interpreter, the emptiness check and the
+//! pipelines take a [`Budget`]; when it is spent they stop and say why
+//! ([`StopReason`]), and every checker then answers `unknown` for what it
+//! could not finish. Deadlines are instants, so a pipeline hands each stage
+//! a [`Budget::share`] of what is left.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why a search stopped before the end.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum StopReason {
+    /// The state limit was reached.
+    MaxStates,
+    /// The deadline passed.
+    Timeout,
+    /// Resident memory reached the limit.
+    MemoryLimit,
+    /// Every error label was found; nothing more to learn for reachability.
+    AllErrorsFound,
+    /// The run was cancelled (an interrupt, or another engine finished).
+    Interrupted,
+}
+
+impl StopReason {
+    /// The reason in words, as `"time limit reached during {what}"`.
+    pub fn during(self, what: &str) -> String {
+        let why = match self {
+            StopReason::MaxStates => "state limit reached",
+            StopReason::Timeout => "time limit reached",
+            StopReason::MemoryLimit => "memory limit reached",
+            StopReason::AllErrorsFound => "every label found",
+            StopReason::Interrupted => "interrupted",
+        };
+        format!("{why} during {what}")
+    }
+}
+
+/// A flag that cancels every budget holding it.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not raised yet.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Raises the flag.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The resources one run, or one stage of a run, may use.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Stop after this many states.
+    pub max_states: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when the process's resident memory exceeds this many bytes.
+    pub memory_limit: Option<u64>,
+    /// Stop when this flag is raised.
+    pub cancel: Option<Cancel>,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+
+    /// This budget with a deadline `timeout` from now (the earlier one
+    /// wins).
+    pub fn with_timeout(self, timeout: Duration) -> Budget {
+        self.until(Instant::now() + timeout)
+    }
+
+    /// This budget, ending at `deadline` at the latest.
+    pub fn until(mut self, deadline: Instant) -> Budget {
+        self.deadline = Some(self.deadline.map_or(deadline, |d| d.min(deadline)));
+        self
+    }
+
+    /// This budget with a state limit.
+    pub fn with_max_states(mut self, max: u64) -> Budget {
+        self.max_states = Some(self.max_states.map_or(max, |m| m.min(max)));
+        self
+    }
+
+    /// The time left, if there is a deadline.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// A stage's part of this budget: `fraction` of the time left (from
+    /// now), the same state and memory limits and cancellation.
+    pub fn share(&self, fraction: f64) -> Budget {
+        Budget {
+            deadline: self
+                .remaining()
+                .map(|r| Instant::now() + r.mul_f64(fraction)),
+            ..self.clone()
+        }
+    }
+
+    /// Why a search that has stored `states` states must stop, if it must.
+    pub fn spent(&self, states: u64) -> Option<StopReason> {
+        if self.max_states.is_some_and(|m| states >= m) {
+            return Some(StopReason::MaxStates);
+        }
+        self.spent_time_or_memory()
+    }
+
+    /// [`Budget::spent`] without the state limit: the deadline, the memory
+    /// limit and cancellation.
+    pub fn spent_time_or_memory(&self) -> Option<StopReason> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Some(StopReason::Interrupted);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(StopReason::Timeout);
+        }
+        if let Some(m) = self.memory_limit {
+            if resident_bytes().is_some_and(|r| r >= m) {
+                return Some(StopReason::MemoryLimit);
+            }
+        }
+        None
+    }
+}
+
+/// A limit given on the command line that makes no sense.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LimitError {
+    /// A timeout that is negative or not a number.
+    #[error("--timeout {0}: expected a number of seconds, at least 0")]
+    Timeout(f64),
+}
+
+impl Budget {
+    /// The budget of a run that starts now: at most `max_states` states,
+    /// `timeout` seconds, `memory_limit` bytes of resident memory.
+    pub fn from_flags(
+        max_states: Option<u64>,
+        timeout: Option<f64>,
+        memory_limit: Option<u64>,
+    ) -> Result<Budget, LimitError> {
+        let mut b = Budget {
+            max_states,
+            memory_limit,
+            ..Budget::default()
+        };
+        if let Some(t) = timeout {
+            if t.is_nan() || t < 0.0 {
+                return Err(LimitError::Timeout(t));
+            }
+            // A deadline beyond what the clock holds is no deadline.
+            let d = Duration::try_from_secs_f64(t).ok();
+            b.deadline = d.and_then(|d| Instant::now().checked_add(d));
+        }
+        Ok(b)
+    }
+}
+
+/// Resident set size of this process in bytes, if the platform tells.
+pub fn resident_bytes() -> Option<u64> {
+    memory_stats::memory_stats().map(|m| m.physical_mem as u64)
+}
+
+/// Peak resident set size of this process in bytes, if the platform tells.
+pub fn peak_resident_bytes() -> Option<u64> {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
+    // Linux reports kibibytes.
+    (ok && usage.ru_maxrss > 0).then(|| usage.ru_maxrss as u64 * 1024)
+}
+
+/// Physical memory of the machine in bytes, if the platform tells.
+pub fn total_memory() -> Option<u64> {
+    // SAFETY: sysconf only reads system constants.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && size > 0).then(|| pages as u64 * size as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_stop_in_order() {
+        let b = Budget::unlimited().with_max_states(10);
+        assert_eq!(b.spent(9), None);
+        assert_eq!(b.spent(10), Some(StopReason::MaxStates));
+        let late = Budget::unlimited().with_timeout(Duration::from_secs(3600));
+        assert_eq!(late.spent(0), None);
+        let past = Budget::unlimited().until(Instant::now());
+        assert_eq!(past.spent(0), Some(StopReason::Timeout));
+        let c = Cancel::new();
+        let b = Budget {
+            cancel: Some(c.clone()),
+            ..Budget::default()
+        };
+        assert_eq!(b.spent(0), None);
+        c.cancel();
+        assert_eq!(b.spent(0), Some(StopReason::Interrupted));
+    }
+
+    #[test]
+    fn flags_are_checked() {
+        assert!(Budget::from_flags(None, Some(-1.0), None).is_err());
+        assert!(Budget::from_flags(None, Some(f64::NAN), None).is_err());
+        let b = Budget::from_flags(Some(5), Some(1e30), Some(1 << 30)).unwrap();
+        assert_eq!((b.max_states, b.memory_limit), (Some(5), Some(1 << 30)));
+        let b = Budget::from_flags(None, Some(10.0), None).unwrap();
+        assert!(b.remaining().unwrap() <= Duration::from_secs(10));
+    }
+
+    #[test]
+    fn shares_take_part_of_the_time_left() {
+        let b = Budget::unlimited().with_timeout(Duration::from_secs(100));
+        let half = b.share(0.5).remaining().unwrap();
+        assert!(half <= Duration::from_secs(50) && half > Duration::from_secs(49));
+        assert!(Budget::unlimited().share(0.5).deadline.is_none());
+    }
+
+    #[test]
+    fn memory_readings_are_plausible() {
+        let r = resident_bytes().expect("resident memory readable");
+        let p = peak_resident_bytes().expect("peak memory readable");
+        assert!(r > 1 << 20 && p >= r / 2, "resident {r}, peak {p}");
+        assert!(total_memory().expect("total memory readable") > r);
+    }
+}
