@@ -64,6 +64,94 @@ fn check_simulation(path: &str, max: usize) -> usize {
     checked
 }
 
+/// Checks the simulation along `runs` random runs of up to `len` inputs
+/// each (seeded: the same runs every time), where a breadth-first search
+/// would stay near the initial state; returns the steps checked.
+fn check_random_runs(path: &str, runs: usize, len: usize) -> usize {
+    use rand::{Rng, SeedableRng};
+    let p = rigor::frontend::load(path).expect("loads");
+    let m = Machine::compile(&p).expect("compiles");
+    let budget = Budget::unlimited().with_timeout(std::time::Duration::from_secs(120));
+    let g = explore_abstract(&p, &m, &budget).expect("abstraction completes");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2026);
+    let mut scratch = m.scratch();
+    let mut next = vec![0; m.state_width()];
+    let mut checked = 0;
+    for _ in 0..runs {
+        let mut c = m.initial_state();
+        for _ in 0..len {
+            let holders: Vec<usize> = (0..g.n_states()).filter(|&s| covers(&g, s, &c)).collect();
+            assert!(!holders.is_empty(), "{path}: state {c:?} not covered");
+            // Every input is checked; the run goes on along a random one
+            // that lets it.
+            let mut goes_on = Vec::new();
+            for i in 0..m.n_inputs() {
+                let Ok(o) = m.step(&mut scratch, &c, i, &mut next) else {
+                    continue;
+                };
+                checked += 1;
+                let matched = holders.iter().any(|&s| {
+                    g.edges[s].iter().any(|e| {
+                        e.input as usize == i
+                            && e.outcome() == o
+                            && match o {
+                                Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
+                                _ => covers(&g, e.target as usize, &next),
+                            }
+                    })
+                });
+                assert!(
+                    matched,
+                    "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
+                );
+                if o.goes_on() {
+                    goes_on.push(next.clone());
+                }
+            }
+            if goes_on.is_empty() {
+                break;
+            }
+            c = goes_on.swap_remove(rng.random_range(0..goes_on.len()));
+        }
+    }
+    checked
+}
+
+/// Every shape the front ends accept, along random runs: 2012 (the step
+/// returns the output and calls the next `calculate_outputN` inside its
+/// `return`), 2014 (the step inlined in `main`), 2017/2019 C and Java, and
+/// the SV-COMP shape.
+#[test]
+fn every_shape_is_simulated_along_random_runs() {
+    let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let n = check_random_runs(
+        &bundled.join("reach-svcomp/Problem906.c").to_string_lossy(),
+        50,
+        200,
+    );
+    assert!(n > 0);
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    for program in [
+        "2012/Problem12.c",
+        "2012/Problem15.c",
+        "2012/Problem19.c",
+        "2012/Problem10.c",
+        "2014/Problem1402_opt.c",
+        "2017/seq-reach/Problem11/Problem11.java",
+        "2019/training-seq-reach/Problem13/Problem13.c",
+        "2019/seq-reach/Problem11/Problem11.c",
+    ] {
+        let path = dir.join(program);
+        if !path.is_file() {
+            continue;
+        }
+        let n = check_random_runs(&path.to_string_lossy(), 30, 300);
+        assert!(n > 100, "{program}: only {n} steps checked");
+    }
+}
+
 #[test]
 fn bundled_problems_are_simulated() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");

@@ -52,6 +52,9 @@ pub struct AbstractStep<'a> {
     tracked: FxHashSet<usize>,
     /// The tracked assignments some run has executed.
     fired: RefCell<FxHashSet<usize>>,
+    /// The expressions (by address) that contain a call: evaluating them
+    /// runs a function, which may split the run and end the step.
+    with_calls: FxHashSet<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -70,6 +73,70 @@ struct Path {
     status: Status,
     /// Per state slot: whether this run has overwritten it.
     written: Vec<bool>,
+    /// The value the function being run returned (calls in expressions).
+    ret: Option<Interval>,
+}
+
+/// A run after an expression was evaluated: the value, or `None` when the
+/// run ended inside a call (an error, an invalid input).
+type Evaluated = (Path, Option<Interval>);
+
+/// Records in `out` (by address) every expression under `e` that contains
+/// a call; returns whether `e` does.
+fn note_calls(e: &Expr, out: &mut FxHashSet<usize>) -> bool {
+    let mut any = matches!(e, Expr::Call(..));
+    match e {
+        Expr::Index(_, i) | Expr::Unary(_, i) => any |= note_calls(i, out),
+        Expr::Binary(_, a, b) => {
+            any |= note_calls(a, out);
+            any |= note_calls(b, out);
+        }
+        Expr::Cond(c, a, b) => {
+            any |= note_calls(c, out);
+            any |= note_calls(a, out);
+            any |= note_calls(b, out);
+        }
+        Expr::Call(_, args) => {
+            for a in args {
+                note_calls(a, out);
+            }
+        }
+        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
+    }
+    if any {
+        out.insert(e as *const Expr as usize);
+    }
+    any
+}
+
+/// [`note_calls`] on every expression of `stmts`.
+fn note_calls_in(stmts: &[Stmt], out: &mut FxHashSet<usize>) {
+    for s in stmts {
+        match s {
+            Stmt::Assign(place, e, _) => {
+                note_calls(e, out);
+                if let Place::Index(_, i) = place {
+                    note_calls(i, out);
+                }
+            }
+            Stmt::If(c, a, b) => {
+                note_calls(c, out);
+                note_calls_in(a, out);
+                note_calls_in(b, out);
+            }
+            Stmt::While(c, a) => {
+                note_calls(c, out);
+                note_calls_in(a, out);
+            }
+            Stmt::Call(_, args, _) => args.iter().for_each(|a| {
+                note_calls(a, out);
+            }),
+            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => {
+                note_calls(e, out);
+            }
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
+        }
+    }
 }
 
 /// Comparison operators and their reading with swapped operands / negated.
@@ -130,6 +197,10 @@ impl<'a> AbstractStep<'a> {
                 n_temps += 1;
             }
         }
+        let mut with_calls = FxHashSet::default();
+        for f in &program.functions {
+            note_calls_in(&f.body, &mut with_calls);
+        }
         AbstractStep {
             program,
             layout,
@@ -138,6 +209,7 @@ impl<'a> AbstractStep<'a> {
             congruence: Vec::new(),
             tracked: FxHashSet::default(),
             fired: RefCell::default(),
+            with_calls,
         }
     }
 
@@ -226,6 +298,7 @@ impl<'a> AbstractStep<'a> {
             output: None,
             status: Status::Running,
             written: vec![false; state.len()],
+            ret: None,
         };
         let paths = self.block(&f.body, vec![start], 0)?;
         let mut out = Vec::with_capacity(paths.len());
@@ -278,10 +351,34 @@ impl<'a> AbstractStep<'a> {
                 if self.tracked.contains(&at) {
                     self.fired.borrow_mut().insert(at);
                 }
-                let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
-                self.store(place, v, &mut path)
-                    .map_err(|w| format!("{loc}: {w}"))?;
-                out.push(path);
+                for (mut path, v) in self
+                    .values(e, path, depth)
+                    .map_err(|w| format!("{loc}: {w}"))?
+                {
+                    if let Some(v) = v {
+                        self.store(place, v, &mut path)
+                            .map_err(|w| format!("{loc}: {w}"))?;
+                    }
+                    out.push(path);
+                }
+            }
+            Stmt::If(c, then_, else_) if self.has_call(c) => {
+                // A condition that calls a function: each way the call
+                // ends decides, or not, without narrowing any variable.
+                for (path, v) in self.values(c, path, depth)? {
+                    let Some(v) = v else {
+                        out.push(path);
+                        continue;
+                    };
+                    match (v.may_be_true(), v.may_be_false()) {
+                        (true, true) => {
+                            out.extend(self.block(then_, vec![path.clone()], depth)?);
+                            out.extend(self.block(else_, vec![path], depth)?);
+                        }
+                        (true, false) => out.extend(self.block(then_, vec![path], depth)?),
+                        (false, _) => out.extend(self.block(else_, vec![path], depth)?),
+                    }
+                }
             }
             Stmt::If(c, then_, else_) => match self.decided(c, &path) {
                 // Most conditions of a RERS step are decided (another
@@ -300,46 +397,37 @@ impl<'a> AbstractStep<'a> {
             },
             Stmt::While(..) => return Err("loops are not interpreted over intervals".into()),
             Stmt::Call(f, args, loc) => {
-                for r in self
+                for (r, _) in self
                     .call(*f, args, path, depth)
                     .map_err(|w| format!("{loc}: {w}"))?
                 {
                     out.push(r);
                 }
             }
-            Stmt::Return(e) => {
-                if depth > 0 {
-                    path.status = Status::Returned;
-                    out.push(path);
-                    return Ok(());
-                }
-                match (self.program.step_return, e) {
-                    (StepReturn::OutputCode, Some(e)) => {
-                        let v = self.eval(e, &path)?;
-                        let mut covered = 0i64;
-                        for (code, o) in [(-1, Outcome::Silent), (-2, Outcome::Invalid)] {
-                            if v.contains(code) {
-                                covered += 1;
-                                let mut q = path.clone();
-                                q.status = Status::Ended(o);
-                                out.push(q);
-                            }
+            Stmt::Return(e) if depth > 0 => match e {
+                Some(e) => {
+                    for (mut path, v) in self.values(e, path, depth)? {
+                        if v.is_some() {
+                            path.status = Status::Returned;
+                            path.ret = v;
                         }
-                        covered += self.fork_outputs(v, &path, |mut q, k| {
-                            q.status = Status::Ended(Outcome::Output(k));
-                            out.push(q);
-                        });
-                        if covered < v.hi - v.lo + 1 {
-                            return Err(format!("the step may return {v}, not all of it outputs"));
-                        }
-                    }
-                    _ => {
-                        path.status = Status::Ended(match path.output {
-                            Some(k) => Outcome::Output(k),
-                            None => Outcome::Silent,
-                        });
                         out.push(path);
                     }
+                }
+                None => {
+                    path.status = Status::Returned;
+                    out.push(path);
+                }
+            },
+            Stmt::Return(e) => {
+                // The step returns: `return f(input)` (2012) gives the
+                // value of each way `f` returns.
+                let returned = match e {
+                    Some(e) => self.values(e, path, depth)?,
+                    None => vec![(path, None)],
+                };
+                for (path, v) in returned {
+                    self.end_step(e.is_some(), v, path, out)?;
                 }
             }
             Stmt::Output(e, loc) => {
@@ -368,6 +456,146 @@ impl<'a> AbstractStep<'a> {
         Ok(())
     }
 
+    /// Ends the step of `path` at its `return` (with a value when
+    /// `with_value`: `v` is it, `None` if the run already ended in a call):
+    /// a 2012 output code becomes the outcome it stands for.
+    fn end_step(
+        &self,
+        with_value: bool,
+        v: Option<Interval>,
+        mut path: Path,
+        out: &mut Vec<Path>,
+    ) -> Result<(), Unsound> {
+        if matches!(path.status, Status::Ended(_)) {
+            out.push(path);
+            return Ok(());
+        }
+        match (self.program.step_return, with_value, v) {
+            (StepReturn::OutputCode, true, Some(v)) => {
+                let mut covered = 0i64;
+                for (code, o) in [(-1, Outcome::Silent), (-2, Outcome::Invalid)] {
+                    if v.contains(code) {
+                        covered += 1;
+                        let mut q = path.clone();
+                        q.status = Status::Ended(o);
+                        out.push(q);
+                    }
+                }
+                covered += self.fork_outputs(v, &path, |mut q, k| {
+                    q.status = Status::Ended(Outcome::Output(k));
+                    out.push(q);
+                });
+                if covered < v.hi - v.lo + 1 {
+                    return Err(format!("the step may return {v}, not all of it outputs"));
+                }
+            }
+            _ => {
+                path.status = Status::Ended(match path.output {
+                    Some(k) => Outcome::Output(k),
+                    None => Outcome::Silent,
+                });
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether evaluating `e` runs a function.
+    fn has_call(&self, e: &Expr) -> bool {
+        !self.with_calls.is_empty() && self.with_calls.contains(&(e as *const Expr as usize))
+    }
+
+    /// Every way evaluating `e` in `path` may go: the run after it and the
+    /// value (`None` when a call ended the step). Without calls that is
+    /// `path` itself and [`AbstractStep::eval`]'s interval; a call runs the
+    /// function and takes each value it may return. Operands are evaluated
+    /// in order, the second of `&&`, `||` and `?:` only on the runs where
+    /// the first may take it there.
+    fn values(&self, e: &Expr, path: Path, depth: u32) -> Result<Vec<Evaluated>, Unsound> {
+        if !self.has_call(e) {
+            let v = self.eval(e, &path)?;
+            return Ok(vec![(path, Some(v))]);
+        }
+        // Continues every run that has a value with `then`.
+        let then = |runs: Vec<Evaluated>,
+                    f: &mut dyn FnMut(Path, Interval) -> Result<Vec<Evaluated>, Unsound>|
+         -> Result<Vec<Evaluated>, Unsound> {
+            let mut out = Vec::new();
+            for (p, v) in runs {
+                match v {
+                    Some(v) => out.extend(f(p, v)?),
+                    None => out.push((p, None)),
+                }
+            }
+            if out.len() > MAX_PATHS {
+                return Err(format!("a step splits into more than {MAX_PATHS} runs"));
+            }
+            Ok(out)
+        };
+        match e {
+            Expr::Call(f, args) => self.call(*f, args, path, depth),
+            Expr::Unary(op, a) => then(self.values(a, path, depth)?, &mut |p, v| {
+                let v = match op {
+                    UnOp::Neg => v.negate(),
+                    UnOp::Not => v.logical_not(),
+                    UnOp::BitNot => v.bit_not(),
+                };
+                Ok(vec![(p, Some(v))])
+            }),
+            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                let and = *op == BinOp::LogAnd;
+                then(self.values(a, path, depth)?, &mut |p, va| {
+                    let mut out = Vec::new();
+                    // The runs where `a` decides (false for `&&`, true for
+                    // `||`), then those where `b` is evaluated too.
+                    if (and && va.may_be_false()) || (!and && va.may_be_true()) {
+                        out.push((p.clone(), Some(Interval::point((!and) as i32))));
+                    }
+                    if (and && va.may_be_true()) || (!and && va.may_be_false()) {
+                        for (q, vb) in self.values(b, p, depth)? {
+                            let v =
+                                vb.map(|vb| Interval::binop(BinOp::Ne, vb, Interval::point(0)).0);
+                            out.push((q, v));
+                        }
+                    }
+                    Ok(out)
+                })
+            }
+            Expr::Binary(op, a, b) => then(self.values(a, path, depth)?, &mut |p, va| {
+                then(self.values(b, p, depth)?, &mut |q, vb| {
+                    let (r, fault) = Interval::binop(*op, va, vb);
+                    if fault {
+                        return Err("a division by zero is possible".into());
+                    }
+                    Ok(vec![(q, Some(r))])
+                })
+            }),
+            Expr::Cond(c, a, b) => then(self.values(c, path, depth)?, &mut |p, vc| {
+                let mut out = Vec::new();
+                if vc.may_be_true() {
+                    out.extend(self.values(a, p.clone(), depth)?);
+                }
+                if vc.may_be_false() {
+                    out.extend(self.values(b, p, depth)?);
+                }
+                Ok(out)
+            }),
+            Expr::Index(arr, i) => then(self.values(i, path, depth)?, &mut |p, idx| {
+                let mut v: Option<Interval> = None;
+                for addr in self.elements(*arr, idx, &p)? {
+                    let x = self.read_addr(addr, &p);
+                    v = Some(v.map_or(x, |v| v.join(x)));
+                }
+                let v = v.ok_or("an empty array")?;
+                Ok(vec![(p, Some(v))])
+            }),
+            Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {
+                let v = self.eval(e, &path)?;
+                Ok(vec![(path, Some(v))])
+            }
+        }
+    }
+
     /// The value `c` has in every run of `path`, if it has one and its
     /// evaluation cannot fault: then [`AbstractStep::assume`] of the other
     /// value has no run (it evaluates the same operands).
@@ -393,27 +621,65 @@ impl<'a> AbstractStep<'a> {
         n
     }
 
-    fn call(&self, f: FuncId, args: &[Expr], path: Path, depth: u32) -> Result<Vec<Path>, Unsound> {
+    /// Runs function `f` on `args` from `path`: every way it may end, with
+    /// the value it returns (`None` for a void function, or when the run
+    /// ended the step inside it).
+    fn call(
+        &self,
+        f: FuncId,
+        args: &[Expr],
+        path: Path,
+        depth: u32,
+    ) -> Result<Vec<Evaluated>, Unsound> {
         if depth > 64 {
             return Err("calls nested deeper than 64".into());
         }
         let func = self.program.function(f);
-        let mut locals = vec![Interval::TOP; func.locals as usize];
-        for (k, a) in args.iter().enumerate() {
-            if k < locals.len() {
-                locals[k] = self.eval(a, &path)?;
+        // The arguments, in order; each may call a function itself.
+        let mut runs: Vec<(Path, Vec<Interval>)> = vec![(path, Vec::new())];
+        let mut ended = Vec::new();
+        for a in args {
+            let mut next = Vec::new();
+            for (p, vals) in runs {
+                for (q, v) in self.values(a, p, depth)? {
+                    match v {
+                        Some(v) => {
+                            let mut vals = vals.clone();
+                            vals.push(v);
+                            next.push((q, vals));
+                        }
+                        None => ended.push((q, None)),
+                    }
+                }
             }
+            runs = next;
         }
-        let mut inner = path;
-        let caller = std::mem::replace(&mut inner.locals, locals);
-        let mut done = self.block(&func.body, vec![inner], depth + 1)?;
-        for p in &mut done {
-            if !matches!(p.status, Status::Ended(_)) {
+        let mut out = ended;
+        for (path, vals) in runs {
+            let mut locals = vec![Interval::TOP; func.locals as usize];
+            for (k, v) in vals.into_iter().enumerate() {
+                if k < locals.len() {
+                    locals[k] = v;
+                }
+            }
+            let mut inner = path;
+            let caller = std::mem::replace(&mut inner.locals, locals);
+            inner.ret = None;
+            for mut p in self.block(&func.body, vec![inner], depth + 1)? {
+                if matches!(p.status, Status::Ended(_)) {
+                    out.push((p, None));
+                    continue;
+                }
+                let ret = p.ret.take();
+                if func.returns_value && ret.is_none() {
+                    return Err(format!("`{}` may end without a value", func.name));
+                }
                 p.status = Status::Running;
                 p.locals = caller.clone();
+                out.push((p, ret));
             }
         }
-        Ok(done)
+        Ok(out)
     }
 
     /// The runs of `path` in which `c` evaluates to `truth`, narrowed.
@@ -602,7 +868,8 @@ impl<'a> AbstractStep<'a> {
                     _ => self.eval(a, path)?.join(self.eval(b, path)?),
                 }
             }
-            Expr::Call(..) => return Err("calls inside expressions are not interpreted".into()),
+            // Evaluated by `values`, which runs the function.
+            Expr::Call(..) => return Err("a call evaluated without running it".into()),
         })
     }
 
