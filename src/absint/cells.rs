@@ -262,7 +262,7 @@ pub(super) fn cells(p: &Program, m: &Machine) -> Cells {
                 let Expr::Binary(op, l, r) = x else { return };
                 let (s, k, op) = match (slot_of(l), constant(r, m), slot_of(r), constant(l, m)) {
                     (Some(s), Some(k), _, _) => (s, k, *op),
-                    (_, _, Some(s), Some(k)) => (s, k, super::step::mirror(*op)),
+                    (_, _, Some(s), Some(k)) => (s, k, super::interval::mirror(*op)),
                     _ => return,
                 };
                 match op {

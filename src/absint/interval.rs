@@ -206,6 +206,54 @@ impl Interval {
     }
 }
 
+/// Comparison operators and their reading with swapped operands / negated.
+pub(crate) fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// The comparison that holds where `op` fails.
+pub(crate) fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Eq => BinOp::Ne,
+        _ => BinOp::Eq,
+    }
+}
+
+/// Whether `op` compares its operands.
+pub(crate) fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// The values of `x` for which `x op y` may hold, `y` ranging over its interval.
+pub(crate) fn narrow(x: Interval, op: BinOp, y: Interval) -> Option<Interval> {
+    match op {
+        BinOp::Lt => Interval::new(x.lo, x.hi.min(y.hi - 1)),
+        BinOp::Le => Interval::new(x.lo, x.hi.min(y.hi)),
+        BinOp::Gt => Interval::new(x.lo.max(y.lo + 1), x.hi),
+        BinOp::Ge => Interval::new(x.lo.max(y.lo), x.hi),
+        BinOp::Eq => x.meet(y),
+        BinOp::Ne => match y.as_point().map(i64::from) {
+            Some(v) if x.lo == v => Interval::new(x.lo + 1, x.hi),
+            Some(v) if x.hi == v => Interval::new(x.lo, x.hi - 1),
+            _ => Some(x),
+        },
+        _ => Some(x),
+    }
+}
+
 impl std::fmt::Display for Interval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.as_point() {

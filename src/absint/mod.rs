@@ -29,6 +29,7 @@ pub mod explore;
 pub mod graph;
 pub mod guide;
 pub mod interval;
+mod narrow;
 pub mod pump;
 pub mod relevance;
 pub mod step;

@@ -27,8 +27,8 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
+use super::interval::mirror;
 use super::interval::Interval;
-use super::step::mirror;
 use crate::engine::{Machine, Storage};
 use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
 

@@ -23,6 +23,7 @@ use rustc_hash::FxHashSet;
 use super::interval::Interval;
 use crate::engine::{Layout, Machine};
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
+
 use crate::system::{Outcome, System};
 
 /// An abstract program state: one interval per state slot of the layout.
@@ -34,16 +35,22 @@ pub type Unsound = String;
 /// Most runs one abstract step may split into.
 const MAX_PATHS: usize = 4096;
 
+/// Runs of one block beyond which the runs still going on are joined (one
+/// per output so far): a sequence of undecided conditions (the 2019
+/// `errorCheck`'s hundred `if`s, each negated conjunction a split in three)
+/// would otherwise multiply them.
+const MERGE_ABOVE: usize = 64;
+
 /// Most arrays a pointer interval may name before the step gives up.
 const MAX_POINTER_TARGETS: i64 = 64;
 
 /// The step function of a program, interpreted over intervals.
 pub struct AbstractStep<'a> {
     program: &'a Program,
-    layout: &'a Layout,
+    pub(super) layout: &'a Layout,
     /// Temporary globals (assigned before read in every step): their slot
     /// in a path's `temps`.
-    temp_slot: Vec<Option<usize>>,
+    pub(super) temp_slot: Vec<Option<usize>>,
     n_temps: usize,
     /// Per state slot: `(m, r)` where every reachable value is `r` modulo
     /// `m`; empty when none are known.
@@ -65,16 +72,59 @@ enum Status {
 }
 
 #[derive(Clone, Debug)]
-struct Path {
-    mem: AbsState,
-    temps: Vec<Interval>,
-    locals: Vec<Interval>,
+pub(super) struct Path {
+    pub(super) mem: AbsState,
+    pub(super) temps: Vec<Interval>,
+    pub(super) locals: Vec<Interval>,
     output: Option<u16>,
     status: Status,
     /// Per state slot: whether this run has overwritten it.
     written: Vec<bool>,
     /// The value the function being run returned (calls in expressions).
     ret: Option<Interval>,
+}
+
+/// `paths` with the running ones of the same output joined into one (the
+/// interval hull of every variable; a slot counts as overwritten only if
+/// every joined run overwrote it). The runs that ended stay as they are.
+fn merge_running(paths: Vec<Path>) -> Vec<Path> {
+    let mut out: Vec<Path> = Vec::with_capacity(paths.len());
+    let mut running_of: Vec<(Option<u16>, usize)> = Vec::new();
+    for p in paths {
+        if !matches!(p.status, Status::Running) {
+            out.push(p);
+            continue;
+        }
+        match running_of.iter().find(|(o, _)| *o == p.output) {
+            Some(&(_, i)) => out[i].absorb(&p),
+            None => {
+                running_of.push((p.output, out.len()));
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+impl Path {
+    /// Joins `other` into this run: every value either may have.
+    fn absorb(&mut self, other: &Path) {
+        let hull = |a: &mut Vec<Interval>, b: &Vec<Interval>| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.join(*y);
+            }
+        };
+        hull(&mut self.mem, &other.mem);
+        hull(&mut self.temps, &other.temps);
+        hull(&mut self.locals, &other.locals);
+        for (w, o) in self.written.iter_mut().zip(&other.written) {
+            *w &= *o;
+        }
+        self.ret = match (self.ret, other.ret) {
+            (Some(a), Some(b)) => Some(a.join(b)),
+            (a, b) => a.or(b),
+        };
+    }
 }
 
 /// A run after an expression was evaluated: the value, or `None` when the
@@ -139,52 +189,6 @@ fn note_calls_in(stmts: &[Stmt], out: &mut FxHashSet<usize>) {
     }
 }
 
-/// Comparison operators and their reading with swapped operands / negated.
-pub(crate) fn mirror(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        other => other,
-    }
-}
-
-fn negate(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Ge,
-        BinOp::Le => BinOp::Gt,
-        BinOp::Gt => BinOp::Le,
-        BinOp::Ge => BinOp::Lt,
-        BinOp::Eq => BinOp::Ne,
-        _ => BinOp::Eq,
-    }
-}
-
-fn is_comparison(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    )
-}
-
-/// The values of `x` for which `x op y` may hold, `y` ranging over its interval.
-fn narrow(x: Interval, op: BinOp, y: Interval) -> Option<Interval> {
-    match op {
-        BinOp::Lt => Interval::new(x.lo, x.hi.min(y.hi - 1)),
-        BinOp::Le => Interval::new(x.lo, x.hi.min(y.hi)),
-        BinOp::Gt => Interval::new(x.lo.max(y.lo + 1), x.hi),
-        BinOp::Ge => Interval::new(x.lo.max(y.lo), x.hi),
-        BinOp::Eq => x.meet(y),
-        BinOp::Ne => match y.as_point().map(i64::from) {
-            Some(v) if x.lo == v => Interval::new(x.lo + 1, x.hi),
-            Some(v) if x.hi == v => Interval::new(x.lo, x.hi - 1),
-            _ => Some(x),
-        },
-        _ => Some(x),
-    }
-}
-
 impl<'a> AbstractStep<'a> {
     /// The abstract step of `program`, over the layout `machine` uses.
     pub fn new(program: &'a Program, machine: &'a Machine) -> Self {
@@ -237,7 +241,7 @@ impl<'a> AbstractStep<'a> {
     }
 
     /// `x` cut to the values the congruence of `e`'s slot allows, if any.
-    fn reduce(&self, e: &Expr, x: Interval) -> Option<Interval> {
+    pub(super) fn reduce(&self, e: &Expr, x: Interval) -> Option<Interval> {
         let Expr::Global(g) = e else { return Some(x) };
         let crate::engine::Storage::State(a) = self.layout.storage[g.0 as usize] else {
             return Some(x);
@@ -329,6 +333,9 @@ impl<'a> AbstractStep<'a> {
                 } else {
                     next.push(path);
                 }
+            }
+            if next.len() > MERGE_ABOVE {
+                next = merge_running(next);
             }
             if next.len() > MAX_PATHS {
                 return Err(format!("a step splits into more than {MAX_PATHS} runs"));
@@ -682,92 +689,6 @@ impl<'a> AbstractStep<'a> {
         Ok(out)
     }
 
-    /// The runs of `path` in which `c` evaluates to `truth`, narrowed.
-    fn assume(&self, path: Path, c: &Expr, truth: bool) -> Result<Vec<Path>, Unsound> {
-        match c {
-            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
-                // Decided as a whole (one conjunct false decides `&&`,
-                // whatever the others are): no split. Where evaluating it
-                // might fault, the split below finds out.
-                if let Ok(v) = self.eval(c, &path) {
-                    let (may, must) = if truth {
-                        (v.may_be_true(), !v.may_be_false())
-                    } else {
-                        (v.may_be_false(), !v.may_be_true())
-                    };
-                    if !may {
-                        return Ok(vec![]);
-                    }
-                    if must {
-                        return Ok(vec![path]);
-                    }
-                }
-                // `a && b` holds iff a and b hold; fails iff a fails, or a
-                // holds and b fails. `a || b` dually.
-                let conj = *op == BinOp::LogAnd;
-                let mut out = Vec::new();
-                if truth == conj {
-                    for q in self.assume(path, a, truth)? {
-                        out.extend(self.assume(q, b, truth)?);
-                    }
-                } else {
-                    out.extend(self.assume(path.clone(), a, truth)?);
-                    for q in self.assume(path, a, !truth)? {
-                        out.extend(self.assume(q, b, truth)?);
-                    }
-                }
-                Ok(out)
-            }
-            Expr::Unary(UnOp::Not, a) => self.assume(path, a, !truth),
-            Expr::Binary(op, l, r) if is_comparison(*op) => {
-                let (vl, vr) = (self.eval(l, &path)?, self.eval(r, &path)?);
-                let v = Interval::binop(*op, vl, vr).0;
-                if !(if truth {
-                    v.may_be_true()
-                } else {
-                    v.may_be_false()
-                }) {
-                    return Ok(vec![]);
-                }
-                let op = if truth { *op } else { negate(*op) };
-                let mut path = path;
-                for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
-                    if let Some(n) = self.narrowable(side, &mut path) {
-                        match narrow(this, op, other).and_then(|x| self.reduce(side, x)) {
-                            Some(x) => *n = x,
-                            None => return Ok(vec![]),
-                        }
-                    }
-                }
-                Ok(vec![path])
-            }
-            _ => {
-                let v = self.eval(c, &path)?;
-                let possible = if truth {
-                    v.may_be_true()
-                } else {
-                    v.may_be_false()
-                };
-                Ok(if possible { vec![path] } else { vec![] })
-            }
-        }
-    }
-
-    /// The storage of a variable that a condition on `e` can narrow.
-    fn narrowable<'p>(&self, e: &Expr, path: &'p mut Path) -> Option<&'p mut Interval> {
-        match e {
-            Expr::Global(g) => match self.layout.storage[g.0 as usize] {
-                crate::engine::Storage::State(a) => Some(&mut path.mem[a as usize]),
-                crate::engine::Storage::Temp(_) => {
-                    Some(&mut path.temps[self.temp_slot[g.0 as usize]?])
-                }
-                _ => None,
-            },
-            Expr::Local(l) => path.locals.get_mut(l.0 as usize),
-            _ => None,
-        }
-    }
-
     fn read_global(&self, g: GlobalId, path: &Path) -> Result<Interval, Unsound> {
         use crate::engine::Storage;
         Ok(match self.layout.storage[g.0 as usize] {
@@ -817,7 +738,7 @@ impl<'a> AbstractStep<'a> {
         }
     }
 
-    fn eval(&self, e: &Expr, path: &Path) -> Result<Interval, Unsound> {
+    pub(super) fn eval(&self, e: &Expr, path: &Path) -> Result<Interval, Unsound> {
         Ok(match e {
             Expr::Const(v) => Interval::point(*v),
             Expr::Global(g) => self.read_global(*g, path)?,
