@@ -12,6 +12,7 @@
 pub mod abbadingo;
 pub mod absint;
 pub mod answers;
+pub mod certificate;
 pub mod check;
 pub mod cli;
 pub mod ctl;
@@ -22,6 +23,7 @@ pub mod frontend;
 pub mod ir;
 pub mod ltl;
 pub mod lts;
+pub mod smt;
 pub mod solve;
 pub mod source;
 pub mod system;

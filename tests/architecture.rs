@@ -12,11 +12,13 @@ const LAYERS: &[(&str, u32)] = &[
     ("source", 0),
     ("ir", 0),
     ("system", 1),
+    ("smt", 1),
     ("frontend", 2),
     ("engine", 2),
     ("lts", 2),
     ("abbadingo", 2),
     ("answers", 2),
+    ("certificate", 2),
     ("explore", 3),
     ("absint", 4),
     ("ltl", 5),
@@ -291,4 +293,25 @@ fn the_architecture_document_names_every_layer() {
             );
         }
     }
+}
+
+/// The certificate checker must not rely on what produced the certificate:
+/// `certificate` and `smt` use only the IR, sources and each other.
+#[test]
+fn the_checker_shares_no_module_with_the_engines() {
+    let all = sources();
+    let known: BTreeSet<Vec<String>> = all.iter().map(|s| s.module.clone()).collect();
+    let allowed = ["certificate", "smt", "ir", "source"];
+    let mut bad = Vec::new();
+    for s in all
+        .iter()
+        .filter(|s| s.module[0] == "certificate" || s.module[0] == "smt")
+    {
+        for r in references(s, &known) {
+            if !allowed.contains(&r[0].as_str()) {
+                bad.push(format!("{} uses {}", s.module.join("::"), r.join("::")));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "the checker depends on: {bad:#?}");
 }

@@ -1,0 +1,467 @@
+//! The independent checker: initiation, safety and consecution of a
+//! certificate, on the SMT encoding of the step.
+//!
+//! - Initiation: the initial state (the globals' initial values, read from
+//!   the IR) lies in some region; evaluated directly.
+//! - Safety, one query per region: no state of the region and no input
+//!   symbol make the step end at a claimed label or in a fault.
+//! - Consecution, one query per region: where the step goes on, the state
+//!   after it lies in a region (the region's `next` first, then any).
+
+use std::time::Instant;
+
+use z3::{SatResult, Solver};
+
+use super::format::{Bound, Certificate, Congruence, Var};
+use crate::ir::{GlobalId, GlobalKind, Program};
+use crate::smt::{Cond, EncodeError, SymbolicStep, Value};
+
+/// One thing a certificate must show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Obligation {
+    /// The initial state lies in a region.
+    Initiation,
+    /// No step from the region ends at a claimed label or in a fault.
+    Safety(usize),
+    /// Every step from the region that goes on stays in the invariant.
+    Consecution(usize),
+}
+
+impl std::fmt::Display for Obligation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Obligation::Initiation => write!(f, "initiation"),
+            Obligation::Safety(r) => write!(f, "safety of region {r}"),
+            Obligation::Consecution(r) => write!(f, "consecution of region {r}"),
+        }
+    }
+}
+
+/// Why a certificate was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The step could not be encoded.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// A variable the program does not have (or an element outside its array).
+    #[error("the program has no variable `{0}`")]
+    NoVariable(Var),
+    /// A pointer bound names something that is not an array.
+    #[error("`{0}` is not an array of the program")]
+    NoArray(String),
+    /// An obligation fails: the certificate is wrong.
+    #[error("{obligation} fails: {detail}")]
+    Fails {
+        /// Which.
+        obligation: Obligation,
+        /// What fails, in words.
+        detail: String,
+        /// A state and input that show it (none for initiation).
+        counterexample: Option<Box<Counterexample>>,
+    },
+    /// The checker stopped before its verdict (a panic in the solver's
+    /// binding, say).
+    #[error("the checker stopped unexpectedly")]
+    Stopped,
+    /// The solver gave no answer (time limit, resources).
+    #[error("{obligation} undecided: {reason}")]
+    Undecided {
+        /// Which.
+        obligation: Obligation,
+        /// The solver's reason.
+        reason: String,
+    },
+}
+
+/// A state of a region and an input from which the step breaks an
+/// obligation: the values of the program's variables (constants left
+/// out) and the input symbol's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// Each variable (array elements one by one) and its value.
+    pub state: Vec<(Var, i32)>,
+    /// The input symbol.
+    pub input: String,
+}
+
+impl std::fmt::Display for Counterexample {
+    /// The first few values (all of them would be hundreds on the large
+    /// problems) and the input.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 8;
+        for (i, (v, x)) in self.state.iter().take(SHOWN).enumerate() {
+            write!(f, "{}{v} = {x}", if i > 0 { ", " } else { "" })?;
+        }
+        if self.state.len() > SHOWN {
+            write!(f, ", … ({} values)", self.state.len())?;
+        }
+        write!(f, " with input {}", self.input)
+    }
+}
+
+/// What the checker did for an accepted certificate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Obligations discharged.
+    pub obligations: usize,
+    /// Consecution queries that needed every region (the hint did not do).
+    pub without_hint: usize,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Checks `c` against the program `p`, giving up at `deadline`.
+pub fn check(
+    p: &Program,
+    c: &Certificate,
+    deadline: Option<Instant>,
+) -> Result<Checked, CheckError> {
+    let start = Instant::now();
+    let names = Names::new(p);
+    let init = initial_values(p);
+    let init_known: Vec<Vec<Value>> = (init.iter())
+        .map(|v| v.iter().map(|x| Value::Known(*x)).collect())
+        .collect();
+    let congruent_init = names.congruent(&c.congruences, &init_known)?;
+    let mut init_ok = false;
+    for r in &c.regions {
+        if matches!(
+            names.inside(&r.bounds, &init_known)?.and(&congruent_init),
+            Cond::Known(true)
+        ) {
+            init_ok = true;
+            break;
+        }
+    }
+    if !init_ok {
+        return Err(CheckError::Fails {
+            obligation: Obligation::Initiation,
+            detail: "the initial state lies in no region".into(),
+            counterexample: None,
+        });
+    }
+    let without_hint = check_regions(p, &names, c, deadline)?;
+    let mut checked = Checked {
+        obligations: 1 + 2 * c.regions.len(),
+        without_hint,
+        seconds: 0.0,
+    };
+    checked.seconds = start.elapsed().as_secs_f64();
+    Ok(checked)
+}
+
+/// The goals whose satisfiability would break one region's obligations.
+struct Obligations {
+    /// A state of the region steps to a claimed label or a fault.
+    safety: Cond,
+    /// A state of the region steps on, out of the regions given.
+    consecution: Cond,
+}
+
+impl Obligations {
+    fn of(
+        names: &Names,
+        c: &Certificate,
+        k: usize,
+        step: &SymbolicStep,
+        targets: &mut dyn Iterator<Item = usize>,
+    ) -> Result<Obligations, CheckError> {
+        let here = (names.inside(&c.regions[k].bounds, &step.pre)?)
+            .and(&names.congruent(&c.congruences, &step.pre)?);
+        let bad = Cond::any(
+            (step.errors.iter())
+                .filter(|(l, _)| c.unreachable.contains(l))
+                .map(|(_, b)| b)
+                .chain([&step.fault]),
+        );
+        let mut any = Vec::new();
+        for t in targets {
+            any.push(names.inside(&c.regions[t].bounds, &step.post)?);
+        }
+        let stays = Cond::any(&any).and(&names.congruent(&c.congruences, &step.post)?);
+        Ok(Obligations {
+            safety: here.and(&bad),
+            consecution: here.and(&step.goes_on).and(&stays.not()),
+        })
+    }
+}
+
+/// Every region's obligations, on as many threads as the machine has
+/// cores (each with its own z3 context), regions taken in order. The
+/// error reported is that of the first region that fails, whatever the
+/// threads: regions after a failure are skipped, those before it finish.
+fn check_regions(
+    p: &Program,
+    names: &Names,
+    c: &Certificate,
+    deadline: Option<Instant>,
+) -> Result<usize, CheckError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(c.regions.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let without_hint = AtomicUsize::new(0);
+    let failed: Mutex<Option<(usize, CheckError)>> = Mutex::new(None);
+    let first_failed = || {
+        failed
+            .lock()
+            .map_or(0, |f| f.as_ref().map_or(usize::MAX, |(k, _)| *k))
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= c.regions.len() || k > first_failed() {
+                    break;
+                }
+                match check_region(p, names, c, k, deadline) {
+                    Ok(n) => {
+                        without_hint.fetch_add(n, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        if let Ok(mut f) = failed.lock() {
+                            if f.as_ref().is_none_or(|(j, _)| k < *j) {
+                                *f = Some((k, e));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    match failed.into_inner().ok().flatten() {
+        Some((_, e)) => Err(e),
+        None => Ok(without_hint.into_inner()),
+    }
+}
+
+/// Region `k`'s obligations, one input symbol at a time (the step folds
+/// to the rules that symbol can fire). Both go in one query (into the
+/// region's `next`); only where it fails are they taken apart: safety,
+/// then consecution into the `next`, then into any region. Returns how
+/// many inputs needed any region.
+fn check_region(
+    p: &Program,
+    names: &Names,
+    c: &Certificate,
+    k: usize,
+    deadline: Option<Instant>,
+) -> Result<usize, CheckError> {
+    let fixed = names.fixed(&c.regions[k].bounds)?;
+    let mut without_hint = 0;
+    for sym in &p.inputs {
+        let step = SymbolicStep::encode(p, "pre", &fixed, Some(sym.value))?;
+        let hinted = Obligations::of(names, c, k, &step, &mut c.regions[k].next.iter().copied())?;
+        if solve(
+            Obligation::Consecution(k),
+            &hinted.safety.or(&hinted.consecution),
+            deadline,
+            &[],
+        )?
+        .is_none()
+        {
+            continue;
+        }
+        let fails = |obligation, state: Vec<Vec<i32>>, what: &str| {
+            let cex = Counterexample {
+                state: names.named(state),
+                input: sym.name.clone(),
+            };
+            CheckError::Fails {
+                obligation,
+                detail: format!("{cex} {what}"),
+                counterexample: Some(Box::new(cex)),
+            }
+        };
+        let ob = Obligation::Safety(k);
+        if let Some(state) = solve(ob, &hinted.safety, deadline, &step.pre)? {
+            return Err(fails(ob, state, "ends at a claimed label or in a fault"));
+        }
+        let ob = Obligation::Consecution(k);
+        if solve(ob, &hinted.consecution, deadline, &[])?.is_some() {
+            without_hint += 1;
+            let all = Obligations::of(names, c, k, &step, &mut (0..c.regions.len()))?;
+            if let Some(state) = solve(ob, &all.consecution, deadline, &step.pre)? {
+                return Err(fails(ob, state, "leads out of every region"));
+            }
+        }
+    }
+    Ok(without_hint)
+}
+
+/// Whether `goal` can hold: `None` when not, the values of `pre` where it
+/// does otherwise. A goal known false needs no solver; the others get a
+/// fresh one (z3 preprocesses a problem it sees whole, which an incremental
+/// solver skips and is far slower for).
+fn solve(
+    obligation: Obligation,
+    goal: &Cond,
+    deadline: Option<Instant>,
+    pre: &[Vec<Value>],
+) -> Result<Option<Vec<Vec<i32>>>, CheckError> {
+    if goal.is_false() {
+        return Ok(None);
+    }
+    let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(CheckError::Undecided {
+                obligation,
+                reason: "time limit".into(),
+            });
+        }
+        let mut params = z3::Params::new();
+        params.set_u32(
+            "timeout",
+            left.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
+        solver.set_params(&params);
+    }
+    solver.assert(goal.term());
+    match solver.check() {
+        SatResult::Unsat => Ok(None),
+        SatResult::Sat => {
+            let model = solver.get_model();
+            let value = |v: &Value| model.as_ref().and_then(|m| v.in_model(m)).unwrap_or(0);
+            Ok(Some(
+                pre.iter().map(|g| g.iter().map(value).collect()).collect(),
+            ))
+        }
+        SatResult::Unknown => Err(CheckError::Undecided {
+            obligation,
+            reason: solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".into()),
+        }),
+    }
+}
+
+/// The initial value of every global (per element for arrays).
+fn initial_values(p: &Program) -> Vec<Vec<i32>> {
+    p.globals
+        .iter()
+        .map(|g| match &g.kind {
+            GlobalKind::Scalar { init, .. } => vec![*init],
+            GlobalKind::Pointer { init } => vec![init.0 as i32],
+            GlobalKind::Array { init, .. } => init.clone(),
+        })
+        .collect()
+}
+
+/// The program's globals by name.
+struct Names<'p> {
+    p: &'p Program,
+    by_name: std::collections::HashMap<&'p str, GlobalId>,
+}
+
+impl<'p> Names<'p> {
+    fn new(p: &'p Program) -> Self {
+        let by_name = (p.globals.iter().enumerate())
+            .map(|(i, g)| (g.name.as_str(), GlobalId(i as u32)))
+            .collect();
+        Names { p, by_name }
+    }
+
+    /// The variables of a state (constants left out) with their values.
+    fn named(&self, state: Vec<Vec<i32>>) -> Vec<(Var, i32)> {
+        let mut out = Vec::new();
+        for (values, global) in state.into_iter().zip(&self.p.globals) {
+            if global.constant {
+                continue;
+            }
+            let array = matches!(global.kind, GlobalKind::Array { .. });
+            for (k, x) in values.into_iter().enumerate() {
+                out.push((
+                    Var {
+                        name: global.name.clone(),
+                        index: array.then_some(k),
+                    },
+                    x,
+                ));
+            }
+        }
+        out
+    }
+
+    /// The global and element a variable names.
+    fn resolve(&self, v: &Var) -> Result<(GlobalId, usize), CheckError> {
+        let no = || CheckError::NoVariable(v.clone());
+        let id = *self.by_name.get(v.name.as_str()).ok_or_else(no)?;
+        match (&self.p.global(id).kind, v.index) {
+            (GlobalKind::Array { init, .. }, Some(k)) if k < init.len() => Ok((id, k)),
+            (GlobalKind::Scalar { .. } | GlobalKind::Pointer { .. }, None) => Ok((id, 0)),
+            _ => Err(no()),
+        }
+    }
+
+    /// The value an array name stands for in a pointer.
+    fn array(&self, name: &str) -> Result<i32, CheckError> {
+        match self.by_name.get(name) {
+            Some(&id) if matches!(self.p.global(id).kind, GlobalKind::Array { .. }) => {
+                Ok(id.0 as i32)
+            }
+            _ => Err(CheckError::NoArray(name.to_string())),
+        }
+    }
+
+    /// The values a region fixes (`lo == hi`, a pointer to one array),
+    /// per global and element.
+    fn fixed(&self, bounds: &[Bound]) -> Result<Vec<Vec<Option<i32>>>, CheckError> {
+        let mut out: Vec<Vec<Option<i32>>> = (self.p.globals.iter())
+            .map(|g| match &g.kind {
+                GlobalKind::Array { init, .. } => vec![None; init.len()],
+                _ => vec![None],
+            })
+            .collect();
+        for b in bounds {
+            let (id, k) = self.resolve(b.var())?;
+            let v = match b {
+                Bound::Range(_, lo, hi) if lo == hi => i32::try_from(*lo).ok(),
+                Bound::PointsTo(_, arrays) if arrays.len() == 1 => Some(self.array(&arrays[0])?),
+                _ => None,
+            };
+            if v.is_some() {
+                out[id.0 as usize][k] = v;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The region with these bounds, over the values `vars`.
+    fn inside(&self, bounds: &[Bound], vars: &[Vec<Value>]) -> Result<Cond, CheckError> {
+        let mut all = Cond::TRUE;
+        for b in bounds {
+            let (id, k) = self.resolve(b.var())?;
+            let v = &vars[id.0 as usize][k];
+            let holds = match b {
+                Bound::Range(_, lo, hi) => v.within(*lo, *hi),
+                Bound::PointsTo(_, arrays) => {
+                    let mut any = Vec::new();
+                    for a in arrays {
+                        any.push(v.is(self.array(a)?));
+                    }
+                    Cond::any(&any)
+                }
+            };
+            all = all.and(&holds);
+            if all.is_false() {
+                break;
+            }
+        }
+        Ok(all)
+    }
+
+    /// Every congruence, over the values `vars`.
+    fn congruent(&self, cs: &[Congruence], vars: &[Vec<Value>]) -> Result<Cond, CheckError> {
+        let mut all = Cond::TRUE;
+        for c in cs {
+            let (id, k) = self.resolve(&c.var)?;
+            all = all.and(&vars[id.0 as usize][k].congruent(c.modulus, c.rest));
+        }
+        Ok(all)
+    }
+}
