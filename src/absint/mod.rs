@@ -25,6 +25,7 @@
 
 mod analysis;
 pub mod cells;
+pub mod certify;
 pub mod explore;
 pub mod graph;
 pub mod guide;

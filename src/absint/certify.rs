@@ -1,0 +1,93 @@
+//! The abstraction as a certificate: its states as regions over the
+//! program's variables, named as in the source, for the independent checker
+//! ([`crate::certificate::check`]).
+
+use super::graph::AbsGraph;
+use crate::certificate::{Bound, Certificate, Congruence, Region, Var};
+use crate::engine::{Machine, Storage};
+use crate::ir::{GlobalKind, Program};
+use crate::system::NO_STATE;
+
+/// The certificate that `unreachable` (labels no abstract edge reaches)
+/// cannot be reached: one region per abstract state, its successors as the
+/// hint, the congruences the abstraction relied on.
+pub fn certificate(p: &Program, m: &Machine, g: &AbsGraph, unreachable: &[u32]) -> Certificate {
+    let layout = m.layout();
+    // Per state slot: the variable, and whether it holds a pointer.
+    let mut slots: Vec<Option<(Var, bool)>> = vec![None; layout.state_width as usize];
+    // Globals outside the state: their fixed values, in every region.
+    let mut fixed: Vec<Bound> = Vec::new();
+    let var = |name: &str, index| Var {
+        name: name.to_string(),
+        index,
+    };
+    for (i, global) in p.globals.iter().enumerate() {
+        let pointer = matches!(global.kind, GlobalKind::Pointer { .. });
+        match (layout.storage[i], &global.kind) {
+            (Storage::State(a), _) => slots[a as usize] = Some((var(&global.name, None), pointer)),
+            (Storage::Const(v), _) if pointer => fixed.push(Bound::PointsTo(
+                var(&global.name, None),
+                vec![p.globals[v as usize].name.clone()],
+            )),
+            (Storage::Const(v), _) => {
+                fixed.push(Bound::Range(var(&global.name, None), v as i64, v as i64))
+            }
+            (Storage::Array { base, len }, GlobalKind::Array { init, .. }) => {
+                if base < layout.state_width {
+                    for k in 0..len {
+                        slots[(base + k) as usize] =
+                            Some((var(&global.name, Some(k as usize)), false));
+                    }
+                } else {
+                    for (k, v) in init.iter().enumerate() {
+                        fixed.push(Bound::Range(
+                            var(&global.name, Some(k)),
+                            *v as i64,
+                            *v as i64,
+                        ));
+                    }
+                }
+            }
+            // Temporaries are assigned before they are read: any value.
+            _ => {}
+        }
+    }
+    let regions = (0..g.n_states())
+        .map(|s| {
+            let mut bounds = fixed.clone();
+            for (x, slot) in g.values[s].iter().zip(&slots) {
+                let Some((v, pointer)) = slot else { continue };
+                if *pointer {
+                    let arrays = (x.lo..=x.hi)
+                        .filter_map(|id| p.globals.get(id as usize).map(|a| a.name.clone()))
+                        .collect();
+                    bounds.push(Bound::PointsTo(v.clone(), arrays));
+                } else if x.lo > i32::MIN as i64 || x.hi < i32::MAX as i64 {
+                    bounds.push(Bound::Range(v.clone(), x.lo, x.hi));
+                }
+            }
+            let mut next: Vec<usize> = (g.edges[s].iter())
+                .filter(|e| e.target != NO_STATE)
+                .map(|e| e.target as usize)
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            Region { bounds, next }
+        })
+        .collect();
+    let congruences = (g.cells.congruence.iter().zip(&slots))
+        .filter_map(|(c, slot)| {
+            let ((modulus, rest), (var, _)) = ((*c)?, slot.as_ref()?);
+            (modulus >= 2).then(|| Congruence {
+                var: var.clone(),
+                modulus,
+                rest,
+            })
+        })
+        .collect();
+    Certificate {
+        unreachable: unreachable.to_vec(),
+        congruences,
+        regions,
+    }
+}
