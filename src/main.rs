@@ -31,6 +31,8 @@ enum Command {
     Compare(cli::compare::Args),
     /// Confirms reachability witnesses on the gcc-compiled original program.
     Validate(cli::validate::Args),
+    /// Re-checks a certificate of unreachability (independent SMT checker).
+    CheckCertificate(cli::check_certificate::Args),
     /// Solves every problem of a RERS folder and writes the answer CSVs.
     Solve(cli::solve::Args),
     /// Score answers against solutions (RERS 2019: p − q², achievements).
@@ -52,6 +54,7 @@ fn main() {
         Command::Ctl(a) => cli::ctl::run(&a),
         Command::Compare(a) => cli::compare::run(&a),
         Command::Validate(a) => cli::validate::run(&a),
+        Command::CheckCertificate(a) => cli::check_certificate::run(&a),
         Command::Solve(a) => cli::solve::run(&a),
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),

@@ -45,6 +45,8 @@ pub fn solve_problems(
             abstraction: true,
             seed_log: None,
             observer: observer.clone(),
+            certify: true,
+            keep_certificate: false,
         };
         let reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
         let ltl = p.properties.as_ref().map(|props| {

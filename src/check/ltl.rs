@@ -171,7 +171,7 @@ pub fn solve(
     // the budget. What it proves needs no exploration.
     let mut abs_report = AbstractionReport::default();
     let mut abs_verdicts = vec![None; props.properties.len()];
-    if opts.abstraction && crate::absint::has_numeric_slots(&p, &m) {
+    if opts.abstraction {
         let share = budget.share(crate::absint::explore::SHARE_OF_TIMEOUT);
         (abs_verdicts, abs_report) =
             abstraction(&p, &m, &props, invalid_continues, &share, threads);

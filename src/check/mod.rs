@@ -12,6 +12,7 @@
 //! - [`validate`]: witnesses run on the gcc-compiled original.
 
 pub mod abstract_compare;
+pub mod certify;
 pub mod commute;
 pub mod compare;
 pub mod ctl;
@@ -44,4 +45,10 @@ pub enum InputError {
     /// The Abbadingo log.
     #[error(transparent)]
     Log(#[from] LogError),
+    /// The certificate file (unreadable or not following its grammar).
+    #[error(transparent)]
+    Certificate(#[from] crate::certificate::FormatError),
+    /// A file that cannot be read.
+    #[error(transparent)]
+    Read(#[from] crate::source::ReadError),
 }

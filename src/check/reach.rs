@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
+use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{explore_pruned, guided_search, Exploration, Guide, Observer, Options};
 use crate::ir::Program;
@@ -36,6 +37,28 @@ pub struct LabelVerdict {
     /// For a reachable label: the input names of the witness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness: Option<Vec<String>>,
+    /// What the verdict rests on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Evidence>,
+    /// For an unreachable label proved by the abstraction: whether its
+    /// certificate passed the independent check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<bool>,
+}
+
+/// What a verdict rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// A witness replayed on the engine.
+    Witness,
+    /// A complete exploration of the concrete states.
+    Exploration,
+    /// The interval abstraction reaches no edge to the label.
+    Abstraction,
+    /// A complete exploration of the states the abstraction does not rule
+    /// out, or a guided search that ran out of such states.
+    PrunedExploration,
 }
 
 impl LabelVerdict {
@@ -46,6 +69,7 @@ impl LabelVerdict {
         match replay(sys, path) {
             Ok(Outcome::Error(n)) if n == self.property => {
                 self.verdict = Some(true);
+                self.engine = Some(Evidence::Witness);
                 self.witness = Some(path.iter().map(|&k| sys.inputs()[k].clone()).collect());
                 None
             }
@@ -103,9 +127,16 @@ pub struct ReachReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub abstraction_note: Option<String>,
     /// Internal inconsistencies met on the way (a witness that does not
-    /// replay): each left its label unknown. Empty unless rigor has a bug.
+    /// replay, a certificate not accepted): each left its labels unknown.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Seconds the independent check of the abstraction's certificate took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate_seconds: Option<f64>,
+    /// The abstraction's certificate, when asked for
+    /// ([`ReachOptions::keep_certificate`]).
+    #[serde(skip)]
+    pub certificate: Option<Certificate>,
 }
 
 impl ReachReport {
@@ -235,6 +266,54 @@ pub struct ReachOptions {
     pub seed_log: Option<String>,
     /// Told how the breadth-first search goes.
     pub observer: Option<Observer>,
+    /// Answer "unreachable" from the abstraction only once its certificate
+    /// passed the independent check ([`crate::certificate::check`]).
+    pub certify: bool,
+    /// Put the abstraction's certificate in the report (see
+    /// [`ReachReport::certificate`]).
+    pub keep_certificate: bool,
+}
+
+/// The certificate of the labels the abstraction `g` never reaches.
+fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
+    let reached = g.error_labels();
+    let claims: Vec<u32> = (m.error_labels.iter())
+        .copied()
+        .filter(|l| !reached.contains(l))
+        .collect();
+    crate::absint::certify::certificate(p, m, g, &claims)
+}
+
+/// Marks the verdicts the abstraction gave as certified, or, where the
+/// check failed, takes them back (with a note saying why).
+fn apply_certification(
+    r: &mut ReachReport,
+    check: Option<&Result<Checked, CheckError>>,
+    certify: bool,
+) {
+    let mut failed = None;
+    for v in &mut r.verdicts {
+        if v.engine != Some(Evidence::Abstraction) {
+            continue;
+        }
+        match check {
+            Some(Ok(_)) => v.certified = Some(true),
+            Some(Err(e)) if certify => {
+                v.verdict = None;
+                v.engine = None;
+                failed = Some(e.to_string());
+            }
+            _ => v.certified = Some(false),
+        }
+    }
+    if let Some(why) = failed {
+        r.notes.push(format!(
+            "the abstraction's certificate was not accepted ({why}); its labels are unknown"
+        ));
+    }
+    if let Some(Ok(c)) = check {
+        r.certificate_seconds = Some(c.seconds);
+    }
 }
 
 /// Reachability of every error label of the program or model at `path`:
@@ -254,7 +333,7 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
     }
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
-    let (abstraction, note) = if opts.abstraction && crate::absint::has_numeric_slots(&p, &m) {
+    let (abstraction, note) = if opts.abstraction {
         match crate::absint::explore_abstract(&p, &m, &crate::absint::share_of(budget)) {
             Ok(g) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
@@ -262,15 +341,31 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
     } else {
         (None, None)
     };
+    let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
     let search = search_options(opts, Vec::new());
-    let mut r = check_with(
-        &m,
-        path,
-        budget,
-        &search,
-        abstraction.as_ref().map(|g| (&p, g)),
-    );
+    // The independent check of the certificate runs beside the search for
+    // witnesses, until the run's deadline.
+    let (mut r, check) = std::thread::scope(|scope| {
+        let checker = (cert.as_ref())
+            .filter(|c| opts.certify && !c.unreachable.is_empty())
+            .map(|c| scope.spawn(|| crate::certificate::check(&p, c, budget.deadline)));
+        let r = check_with(
+            &m,
+            path,
+            budget,
+            &search,
+            abstraction.as_ref().map(|g| (&p, g)),
+        );
+        let check = checker.map(|h| h.join().unwrap_or(Err(CheckError::Stopped)));
+        (r, check)
+    });
     r.abstraction_note = note;
+    if abstraction.is_some() {
+        apply_certification(&mut r, check.as_ref(), opts.certify);
+    }
+    if opts.keep_certificate {
+        r.certificate = cert;
+    }
     Ok(r)
 }
 
@@ -376,8 +471,15 @@ pub fn check_with(
                     v.verdict = None;
                 }
             }
-            None if v.verdict.is_some() => {}
-            None if !wanted.contains(&v.property) => v.verdict = Some(false),
+            None if !wanted.contains(&v.property) => {
+                v.verdict = Some(false);
+                v.engine = Some(Evidence::Abstraction);
+            }
+            None if v.verdict.is_some() => {
+                if v.verdict == Some(false) {
+                    v.engine = Some(Evidence::PrunedExploration);
+                }
+            }
             None => unknown.push(v.property),
         }
     }
@@ -395,7 +497,10 @@ pub fn check_with(
                 }
             }
             // Every state the search skipped was dead for this label.
-            Some((_, None)) => v.verdict = Some(false),
+            Some((_, None)) => {
+                v.verdict = Some(false);
+                v.engine = Some(Evidence::PrunedExploration);
+            }
             None => {}
         }
     }
@@ -412,13 +517,18 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
             property: label,
             verdict: None,
             witness: None,
+            engine: None,
+            certified: None,
         };
         match ex.witness(label) {
             Some(path) => {
                 // A witness that does not replay is a bug: never report it.
                 notes.extend(v.accept_witness(sys, &path, "witness"));
             }
-            None if complete => v.verdict = Some(false),
+            None if complete => {
+                v.verdict = Some(false);
+                v.engine = Some(Evidence::Exploration);
+            }
             None => {}
         }
         verdicts.push(v);
@@ -455,5 +565,7 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         guided_states: 0,
         abstraction_note: None,
         notes,
+        certificate_seconds: None,
+        certificate: None,
     }
 }

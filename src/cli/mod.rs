@@ -3,6 +3,7 @@
 //! arguments, call a library pipeline ([`crate::check`], [`crate::solve`],
 //! [`crate::answers`]) and print what it returns; nothing else.
 
+pub mod check_certificate;
 pub mod compare;
 pub mod consensus;
 pub mod ctl;

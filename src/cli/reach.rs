@@ -24,6 +24,14 @@ pub struct Args {
     /// Skip the interval abstraction and search the concrete states only.
     #[arg(long)]
     pub no_abstraction: bool,
+    /// Write the certificate of the labels the abstraction proves
+    /// unreachable to this file (`grammars/certificate.ebnf`).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<String>,
+    /// Answer "unreachable" from the abstraction without checking its
+    /// certificate first.
+    #[arg(long)]
+    pub no_certify: bool,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -35,11 +43,16 @@ pub fn run(args: &Args) -> CliResult {
         abstraction: !args.no_abstraction,
         seed_log: args.seed_log.clone(),
         observer: args.limits.observer(),
+        certify: !args.no_certify,
+        keep_certificate: args.certificate.is_some(),
     };
     let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
     drop(opts);
     if let Some(path) = &args.witness {
         write_file(path, &r.witnesses())?;
+    }
+    if let (Some(path), Some(c)) = (&args.certificate, &r.certificate) {
+        write_file(path, &c.to_text())?;
     }
     let mut out = std::io::stdout().lock();
     if args.json {
