@@ -8,7 +8,7 @@ Runs `rigor reach --json` on 2012 P11-P19 and the 2019 challenge reach
 problems (C and Java), and `rigor ltl --json` on 2012 P11-P19 and the 2019
 challenge LTL problems. Not a test: it prints a table.
 """
-import argparse, csv, json, os, subprocess, sys, time
+import argparse, csv, json, os, subprocess, sys, tempfile, time
 from concurrent.futures import ThreadPoolExecutor
 
 def truth(rers):
@@ -52,6 +52,10 @@ def run(args, rers, t, case):
            "--timeout", str(args.timeout), os.path.join(rers, prog)]
     if props:
         cmd.append(os.path.join(rers, props))
+    cert = None
+    if track == "reach":
+        cert = os.path.join(tempfile.gettempdir(), f"rigor-bench-{os.getpid()}-{prog.replace('/', '_')}.cert")
+        cmd[-1:-1] = ["--certificate", cert]
     start = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.time() - start
@@ -77,8 +81,17 @@ def run(args, rers, t, case):
             e = v.get("engine", "?")
             engines[e] = engines.get(e, 0) + 1
     answered = sum(v["verdict"] is not None for v in vs)
+    certified = sum(v.get("certified") is True for v in vs)
     eng = " ".join(f"{k}:{n}" for k, n in sorted(engines.items()))
     summary = f"{answered:3d}/{len(vs):3d}  wrong {len(wrong)}{' ' + str(wrong) if wrong else ''}  [{eng}]"
+    if cert and os.path.exists(cert):
+        with open(cert) as f:
+            text = f.read()
+        os.remove(cert)
+        regions = sum(line.startswith("region ") for line in text.splitlines())
+        took = r.get("certificate_seconds")
+        summary += (f"  certified {certified}, certificate {regions} regions {len(text) // 1024} KiB"
+                    + (f" checked in {took:.1f} s" if took is not None else " not accepted"))
     return (track, prog, summary, wall, peak)
 
 def main():

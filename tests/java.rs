@@ -26,7 +26,10 @@ fn machine(path: &Path) -> Machine {
 /// `rigor reach --json` with extra flags.
 fn reach_json(program: &Path, extra: &[&str]) -> serde_json::Value {
     let out = Command::new(rigor_bin())
-        .args(["reach", "--json", "--quiet"])
+        // The abstraction's proofs are what is tested here; their
+        // certificates are tested in tests/certificate.rs and measured by
+        // benches/proofs.py (some take the checker minutes).
+        .args(["reach", "--json", "--quiet", "--no-certify"])
         .args(extra)
         .arg(program)
         .output()

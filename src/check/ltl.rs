@@ -298,7 +298,8 @@ fn merge(abs: Vec<Option<LtlVerdict>>, explicit: Vec<LtlVerdict>) -> Vec<LtlVerd
                 )),
                 ..e
             },
-            Some(a) if e.verdict.is_none() || e.verdict == a.verdict => a,
+            Some(a) if e.verdict.is_none() => a,
+            Some(a) if e.verdict == a.verdict => e,
             Some(a) => {
                 let note = format!(
                     "internal: the abstraction answers {:?} but the exploration {:?}; answering unknown",

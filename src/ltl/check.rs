@@ -47,6 +47,11 @@ pub struct LtlVerdict {
     pub product_states: u64,
     /// Time for this property, seconds.
     pub seconds: f64,
+    /// For a "holds" proved on the interval abstraction: `false`, the
+    /// proof has no certificate checked independently yet (a complete
+    /// exploration, or a counterexample replayed, needs none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certified: Option<bool>,
 }
 
 impl LtlVerdict {
@@ -60,6 +65,7 @@ impl LtlVerdict {
             automaton_states: 0,
             product_states: 0,
             seconds: 0.0,
+            certified: None,
         }
     }
 }
@@ -282,6 +288,7 @@ pub fn check_formula<S: System>(
         automaton_states: tgba.n_states,
         product_states: 0,
         seconds: 0.0,
+        certified: None,
     };
     for (g, graph) in graphs.iter().enumerate() {
         let last = g + 1 == graphs.len();
@@ -372,10 +379,14 @@ pub fn check_formula_abstract<S: System>(
         automaton_states: tgba.n_states,
         product_states: r.states,
         seconds: 0.0,
+        certified: None,
     };
     match (r.gave_up, r.lasso) {
         (Some(why), _) => v.note = Some(why.during("the check")),
-        (None, None) => v.verdict = Some(true),
+        (None, None) => {
+            v.verdict = Some(true);
+            v.certified = Some(false);
+        }
         (None, Some(l)) => match validate_lasso(m, &l, f, invalid_continues, ABSTRACT_UNROLL) {
             Ok(word) => {
                 v.verdict = Some(false);
