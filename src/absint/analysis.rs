@@ -1,6 +1,8 @@
 //! Facts about the program's code the abstraction needs: constant
 //! expressions, state slots, and walks over every statement and expression.
 
+use rustc_hash::FxHashSet;
+
 use crate::engine::{Machine, Storage};
 use crate::ir::{ArrayRef, Expr, Place, Stmt};
 
@@ -73,4 +75,43 @@ pub(super) fn state_slot(m: &Machine, e: &Expr) -> Option<usize> {
         },
         _ => None,
     }
+}
+
+/// Records in `out` (by address) every expression under `e` that contains
+/// a call; returns whether `e` does.
+fn note_calls(e: &Expr, out: &mut FxHashSet<usize>) -> bool {
+    let mut any = matches!(e, Expr::Call(..));
+    match e {
+        Expr::Index(_, i) | Expr::Unary(_, i) => any |= note_calls(i, out),
+        Expr::Binary(_, a, b) => {
+            any |= note_calls(a, out);
+            any |= note_calls(b, out);
+        }
+        Expr::Cond(c, a, b) => {
+            any |= note_calls(c, out);
+            any |= note_calls(a, out);
+            any |= note_calls(b, out);
+        }
+        Expr::Call(_, args) => {
+            for a in args {
+                note_calls(a, out);
+            }
+        }
+        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
+    }
+    if any {
+        out.insert(e as *const Expr as usize);
+    }
+    any
+}
+
+/// [`note_calls`] on every expression of `stmts`, array indexes assigned
+/// to included.
+pub(super) fn note_calls_in(stmts: &[Stmt], out: &mut FxHashSet<usize>) {
+    walk_stmts(stmts, &mut |place, e| {
+        note_calls(e, out);
+        if let Some(Place::Index(_, i)) = place {
+            note_calls(i, out);
+        }
+    });
 }

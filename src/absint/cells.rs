@@ -417,12 +417,6 @@ pub(super) fn congruences(
         .collect()
 }
 
-/// Whether the program has numeric slots at all: without them the
-/// abstraction is the program itself and explores nothing new.
-pub fn has_numeric_slots(p: &Program, m: &Machine) -> bool {
-    cells(p, m).cuts.iter().any(Option::is_some)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

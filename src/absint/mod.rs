@@ -35,7 +35,6 @@ pub mod pump;
 pub mod relevance;
 pub mod step;
 
-pub use cells::has_numeric_slots;
 pub use explore::{
     explore_abstract, explore_abstract_until, share_of, AbsEdge, AbsGraph, AbstractionError,
 };

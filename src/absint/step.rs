@@ -20,6 +20,7 @@ use std::cell::RefCell;
 
 use rustc_hash::FxHashSet;
 
+use super::analysis::note_calls_in;
 use super::interval::Interval;
 use crate::engine::{Layout, Machine};
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
@@ -130,64 +131,6 @@ impl Path {
 /// A run after an expression was evaluated: the value, or `None` when the
 /// run ended inside a call (an error, an invalid input).
 type Evaluated = (Path, Option<Interval>);
-
-/// Records in `out` (by address) every expression under `e` that contains
-/// a call; returns whether `e` does.
-fn note_calls(e: &Expr, out: &mut FxHashSet<usize>) -> bool {
-    let mut any = matches!(e, Expr::Call(..));
-    match e {
-        Expr::Index(_, i) | Expr::Unary(_, i) => any |= note_calls(i, out),
-        Expr::Binary(_, a, b) => {
-            any |= note_calls(a, out);
-            any |= note_calls(b, out);
-        }
-        Expr::Cond(c, a, b) => {
-            any |= note_calls(c, out);
-            any |= note_calls(a, out);
-            any |= note_calls(b, out);
-        }
-        Expr::Call(_, args) => {
-            for a in args {
-                note_calls(a, out);
-            }
-        }
-        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
-    }
-    if any {
-        out.insert(e as *const Expr as usize);
-    }
-    any
-}
-
-/// [`note_calls`] on every expression of `stmts`.
-fn note_calls_in(stmts: &[Stmt], out: &mut FxHashSet<usize>) {
-    for s in stmts {
-        match s {
-            Stmt::Assign(place, e, _) => {
-                note_calls(e, out);
-                if let Place::Index(_, i) = place {
-                    note_calls(i, out);
-                }
-            }
-            Stmt::If(c, a, b) => {
-                note_calls(c, out);
-                note_calls_in(a, out);
-                note_calls_in(b, out);
-            }
-            Stmt::While(c, a) => {
-                note_calls(c, out);
-                note_calls_in(a, out);
-            }
-            Stmt::Call(_, args, _) => args.iter().for_each(|a| {
-                note_calls(a, out);
-            }),
-            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => {
-                note_calls(e, out);
-            }
-            Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
-        }
-    }
-}
 
 impl<'a> AbstractStep<'a> {
     /// The abstract step of `program`, over the layout `machine` uses.

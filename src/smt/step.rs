@@ -127,12 +127,6 @@ impl SymbolicStep {
             goes_on: Cond::any(&goes_on),
         })
     }
-
-    /// When the input is one of the program's input symbols.
-    pub fn valid_input(&self, p: &Program) -> Cond {
-        let each: Vec<Cond> = p.inputs.iter().map(|s| self.input.is(s.value)).collect();
-        Cond::any(&each)
-    }
 }
 
 /// Whether `v` is the value of an output symbol.
