@@ -8,13 +8,13 @@
 //! - Consecution, one query per region: where the step goes on, the state
 //!   after it lies in a region (the region's `next` first, then any).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use z3::{SatResult, Solver};
 
 use super::format::{Bound, Certificate, Congruence, Var};
 use crate::ir::{GlobalId, GlobalKind, Program};
-use crate::smt::{Cond, EncodeError, SymbolicStep, Value};
+use crate::smt::{Cond, EncodeError, Span, SymbolicStep, Value};
 
 /// One thing a certificate must show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,8 @@ impl Obligations {
         targets: &mut dyn Iterator<Item = usize>,
     ) -> Result<Obligations, CheckError> {
         let here = (names.inside(&c.regions[k].bounds, &step.pre)?)
-            .and(&names.congruent(&c.congruences, &step.pre)?);
+            .and(&names.congruent(&c.congruences, &step.pre)?)
+            .and(&step.domain);
         let bad = Cond::any(
             (step.errors.iter())
                 .filter(|(l, _)| c.unreachable.contains(l))
@@ -239,10 +240,8 @@ fn check_regions(
 }
 
 /// Region `k`'s obligations, one input symbol at a time (the step folds
-/// to the rules that symbol can fire). Both go in one query (into the
-/// region's `next`); only where it fails are they taken apart: safety,
-/// then consecution into the `next`, then into any region. Returns how
-/// many inputs needed any region.
+/// to the rules that symbol can fire). Returns how many queries needed
+/// every region (the `next` hint did not do).
 fn check_region(
     p: &Program,
     names: &Names,
@@ -250,25 +249,64 @@ fn check_region(
     k: usize,
     deadline: Option<Instant>,
 ) -> Result<usize, CheckError> {
-    let fixed = names.fixed(&c.regions[k].bounds)?;
+    let spans = names.spans(&c.regions[k].bounds)?;
     let mut without_hint = 0;
     for sym in &p.inputs {
-        let step = SymbolicStep::encode(p, "pre", &fixed, Some(sym.value))?;
+        let region = Region {
+            p,
+            names,
+            c,
+            k,
+            spans: &spans,
+            input: sym,
+        };
+        without_hint += region.settle(&mut Vec::new(), deadline)?;
+    }
+    Ok(without_hint)
+}
+
+/// Seconds a query may take before it is split along the step's paths
+/// (where it can be): bit-blasting every rule's arithmetic at once is what
+/// makes the hard queries hard, and each path holds a few of them.
+const BEFORE_SPLITTING: Duration = Duration::from_secs(2);
+
+/// One region's obligations for one input symbol.
+struct Region<'a> {
+    p: &'a Program,
+    names: &'a Names<'a>,
+    c: &'a Certificate,
+    k: usize,
+    spans: &'a [Vec<Option<Span>>],
+    input: &'a crate::ir::Symbol,
+}
+
+impl Region<'_> {
+    /// The obligations on the paths `guide` selects. Both go in one query
+    /// (into the region's `next`); only where it fails are they taken
+    /// apart: safety, then consecution into the `next`, then into any
+    /// region. A query the solver does not settle soon is split on the
+    /// next undecided `if` and each half settled in turn. Returns how many
+    /// queries needed every region.
+    fn settle(
+        &self,
+        guide: &mut Vec<bool>,
+        deadline: Option<Instant>,
+    ) -> Result<usize, CheckError> {
+        let (p, names, c, k) = (self.p, self.names, self.c, self.k);
+        let step = SymbolicStep::encode_path(p, "pre", self.spans, Some(self.input.value), guide)?;
+        let splittable = step.branches > guide.len();
+        let soon = |d: Option<Instant>| -> Option<Instant> {
+            if !splittable {
+                return d;
+            }
+            let t = Instant::now() + BEFORE_SPLITTING;
+            Some(d.map_or(t, |d| d.min(t)))
+        };
         let hinted = Obligations::of(names, c, k, &step, &mut c.regions[k].next.iter().copied())?;
-        if solve(
-            Obligation::Consecution(k),
-            &hinted.safety.or(&hinted.consecution),
-            deadline,
-            &[],
-        )?
-        .is_none()
-        {
-            continue;
-        }
         let fails = |obligation, state: Vec<Vec<i32>>, what: &str| {
             let cex = Counterexample {
                 state: names.named(state),
-                input: sym.name.clone(),
+                input: self.input.name.clone(),
             };
             CheckError::Fails {
                 obligation,
@@ -276,20 +314,51 @@ fn check_region(
                 counterexample: Some(Box::new(cex)),
             }
         };
-        let ob = Obligation::Safety(k);
-        if let Some(state) = solve(ob, &hinted.safety, deadline, &step.pre)? {
-            return Err(fails(ob, state, "ends at a claimed label or in a fault"));
-        }
-        let ob = Obligation::Consecution(k);
-        if solve(ob, &hinted.consecution, deadline, &[])?.is_some() {
-            without_hint += 1;
-            let all = Obligations::of(names, c, k, &step, &mut (0..c.regions.len()))?;
-            if let Some(state) = solve(ob, &all.consecution, deadline, &step.pre)? {
-                return Err(fails(ob, state, "leads out of every region"));
+        let safety = Obligation::Safety(k);
+        let consecution = Obligation::Consecution(k);
+        let outcome = (|| {
+            if solve(
+                consecution,
+                &hinted.safety.or(&hinted.consecution),
+                soon(deadline),
+                &[],
+            )?
+            .is_none()
+            {
+                return Ok(0);
             }
+            if let Some(state) = solve(safety, &hinted.safety, soon(deadline), &step.pre)? {
+                return Err(fails(
+                    safety,
+                    state,
+                    "ends at a claimed label or in a fault",
+                ));
+            }
+            if solve(consecution, &hinted.consecution, soon(deadline), &[])?.is_none() {
+                return Ok(0);
+            }
+            let all = Obligations::of(names, c, k, &step, &mut (0..c.regions.len()))?;
+            if let Some(state) = solve(consecution, &all.consecution, soon(deadline), &step.pre)? {
+                return Err(fails(consecution, state, "leads out of every region"));
+            }
+            Ok(1)
+        })();
+        match outcome {
+            Err(CheckError::Undecided { .. })
+                if splittable && deadline.is_none_or(|d| Instant::now() < d) =>
+            {
+                let mut n = 0;
+                for branch in [true, false] {
+                    guide.push(branch);
+                    let half = self.settle(guide, deadline);
+                    guide.pop();
+                    n += half?;
+                }
+                Ok(n)
+            }
+            other => other,
         }
     }
-    Ok(without_hint)
 }
 
 /// Whether `goal` can hold: `None` when not, the values of `pre` where it
@@ -322,7 +391,8 @@ fn solve(
         solver.set_params(&params);
     }
     solver.assert(goal.term());
-    match solver.check() {
+    let res = solver.check();
+    match res {
         SatResult::Unsat => Ok(None),
         SatResult::Sat => {
             let model = solver.get_model();
@@ -408,10 +478,11 @@ impl<'p> Names<'p> {
         }
     }
 
-    /// The values a region fixes (`lo == hi`, a pointer to one array),
-    /// per global and element.
-    fn fixed(&self, bounds: &[Bound]) -> Result<Vec<Vec<Option<i32>>>, CheckError> {
-        let mut out: Vec<Vec<Option<i32>>> = (self.p.globals.iter())
+    /// The values a region's bounds allow (a range, a pointer to one
+    /// array), per global and element; `None` where they say nothing or
+    /// nothing that is a span.
+    fn spans(&self, bounds: &[Bound]) -> Result<Vec<Vec<Option<Span>>>, CheckError> {
+        let mut out: Vec<Vec<Option<Span>>> = (self.p.globals.iter())
             .map(|g| match &g.kind {
                 GlobalKind::Array { init, .. } => vec![None; init.len()],
                 _ => vec![None],
@@ -419,14 +490,33 @@ impl<'p> Names<'p> {
             .collect();
         for b in bounds {
             let (id, k) = self.resolve(b.var())?;
-            let v = match b {
-                Bound::Range(_, lo, hi) if lo == hi => i32::try_from(*lo).ok(),
-                Bound::PointsTo(_, arrays) if arrays.len() == 1 => Some(self.array(&arrays[0])?),
-                _ => None,
+            let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+            let s = match b {
+                // A range outside `int` is an empty region: left to the
+                // bounds themselves, which say so.
+                Bound::Range(_, lo, hi)
+                    if lo <= hi && *hi >= i32::MIN as i64 && *lo <= i32::MAX as i64 =>
+                {
+                    Span {
+                        lo: clamp(*lo),
+                        hi: clamp(*hi),
+                    }
+                }
+                Bound::PointsTo(_, arrays) if arrays.len() == 1 => {
+                    Span::single(self.array(&arrays[0])?)
+                }
+                _ => continue,
             };
-            if v.is_some() {
-                out[id.0 as usize][k] = v;
-            }
+            let slot = &mut out[id.0 as usize][k];
+            *slot = match *slot {
+                // Two bounds on one variable: both hold.
+                Some(t) if t.lo.max(s.lo) <= t.hi.min(s.hi) => Some(Span {
+                    lo: t.lo.max(s.lo),
+                    hi: t.hi.min(s.hi),
+                }),
+                Some(_) => continue,
+                None => Some(s),
+            };
         }
         Ok(out)
     }

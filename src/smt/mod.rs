@@ -15,8 +15,10 @@
 //! it is the second, independent reading of the IR that certificates are
 //! checked against ([`crate::certificate`]). Loops are not encoded.
 
+mod span;
 mod step;
 mod value;
 
+pub use span::Span;
 pub use step::{EncodeError, SymbolicStep};
 pub use value::{Cond, Value};

@@ -1,5 +1,6 @@
 //! One step of the IR as bit-vector terms, folded where values are known.
 
+use super::span::Span;
 use super::value::{Cond, Value};
 use crate::ir::{
     ArrayRef, BinOp, Expr, FuncId, GlobalId, GlobalKind, Place, Program, StepReturn, Stmt, UnOp,
@@ -25,6 +26,9 @@ pub struct SymbolicStep {
     /// scalar or pointer, one per element for arrays. Globals declared
     /// constant, and those the caller fixed, are known.
     pub pre: Vec<Vec<Value>>,
+    /// That the values before the step lie in the spans the caller gave:
+    /// every query on the step must assume it.
+    pub domain: Cond,
     /// The input value the step is called with.
     pub input: Value,
     /// The value of each global after the step (where it goes on).
@@ -42,22 +46,43 @@ pub struct SymbolicStep {
     /// When the run goes on after the step: an output, a silent step or
     /// an invalid input, without a fault.
     pub goes_on: Cond,
+    /// How many `if`s whose condition is not known were met, the guided
+    /// ones included: more than the guide's length means the encoding can
+    /// be split further (see [`SymbolicStep::encode_path`]).
+    pub branches: usize,
 }
 
 impl SymbolicStep {
     /// Encodes the step of `p`, its variables named after the globals with
-    /// `prefix` (`pre.a17`, `pre.a5[3]`). `fixed[g][k]`, where given, is
-    /// the value of global `g` (element `k`) before the step; `input`, where
-    /// given, the input value.
+    /// `prefix` (`pre.a17`, `pre.a5[3]`). `spans[g][k]`, where given, holds
+    /// the values of global `g` (element `k`) before the step (the
+    /// encoding is folded for them and [`SymbolicStep::domain`] says so);
+    /// `input`, where given, the input value.
     pub fn encode(
         p: &Program,
         prefix: &str,
-        fixed: &[Vec<Option<i32>>],
+        spans: &[Vec<Option<Span>>],
         input: Option<i32>,
     ) -> Result<SymbolicStep, EncodeError> {
-        let known = |g: usize, k: usize| fixed.get(g).and_then(|v| v.get(k).copied().flatten());
-        let var = |g: usize, k: usize, name: String| match known(g, k) {
-            Some(v) => Value::Known(v),
+        Self::encode_path(p, prefix, spans, input, &[])
+    }
+
+    /// As [`SymbolicStep::encode`], but the first `guide.len()` `if`s whose
+    /// condition is not known (in the order a run meets them) take only
+    /// the branch the guide says (`true`: the `then` branch); the paths
+    /// of the other branch are left out. The encodings of `guide + [true]`
+    /// and `guide + [false]` together hold every path of that of `guide`,
+    /// each with fewer terms: a query too hard whole can be split.
+    pub fn encode_path(
+        p: &Program,
+        prefix: &str,
+        spans: &[Vec<Option<Span>>],
+        input: Option<i32>,
+        guide: &[bool],
+    ) -> Result<SymbolicStep, EncodeError> {
+        let given = |g: usize, k: usize| spans.get(g).and_then(|v| v.get(k).copied().flatten());
+        let var = |g: usize, k: usize, name: String| match given(g, k) {
+            Some(s) => Value::fresh_in(&name, s),
             None => Value::fresh(&name),
         };
         let pre: Vec<Vec<Value>> = (p.globals.iter().enumerate())
@@ -93,6 +118,8 @@ impl SymbolicStep {
             fault: Cond::FALSE,
             prefix: prefix.to_string(),
             locals: 0,
+            guide,
+            branches: 0,
         };
         let mut g = Cond::TRUE;
         let code = e.call(p.step, &[], Some(input.clone()), &mut g, 0)?;
@@ -115,8 +142,13 @@ impl SymbolicStep {
             post = merge(&when.and(&normal.not()), vals, &post);
             goes_on.push(when.clone());
         }
+        let mut domain = Cond::TRUE;
+        for v in pre.iter().flatten() {
+            domain = domain.and(&v.domain());
+        }
         Ok(SymbolicStep {
             pre,
+            domain,
             input,
             post: post.vars,
             errors: e.errors,
@@ -125,6 +157,7 @@ impl SymbolicStep {
             fault: e.fault,
             output,
             goes_on: Cond::any(&goes_on),
+            branches: e.branches,
         })
     }
 }
@@ -174,6 +207,10 @@ type Returns = Vec<(Cond, Vals, Option<Value>)>;
 /// follows.
 struct Encoder<'p> {
     p: &'p Program,
+    /// The branches the first undecided `if`s take.
+    guide: &'p [bool],
+    /// Undecided `if`s met so far.
+    branches: usize,
     cur: Vals,
     errors: Vec<(u32, Cond)>,
     /// Invalid inputs: when, and the values then (the run goes on).
@@ -233,6 +270,12 @@ impl Encoder<'_> {
                     Cond::Known(true) => return self.block(then_, g, ret, depth),
                     Cond::Known(false) => return self.block(else_, g, ret, depth),
                     Cond::Term(_) => {}
+                }
+                self.branches += 1;
+                match self.guide.get(self.branches - 1) {
+                    Some(true) => return self.block(then_, g.and(&c), ret, depth),
+                    Some(false) => return self.block(else_, g.and(&c.not()), ret, depth),
+                    None => {}
                 }
                 let before = self.cur.clone();
                 let t = self.block(then_, g.and(&c), ret, depth)?;

@@ -11,6 +11,7 @@
 
 use z3::ast::{Bool, BV};
 
+use super::span::Span;
 use crate::ir::BinOp;
 
 /// Bits of every value (C `int`, Java `int`).
@@ -21,8 +22,8 @@ const WIDTH: u32 = 32;
 pub enum Value {
     /// A constant.
     Known(i32),
-    /// A bit-vector term.
-    Term(BV),
+    /// A bit-vector term, and the values it can take (see [`Span`]).
+    Term(BV, Span),
     /// 1 where the condition holds, else 0 (a comparison's value).
     Flag(Bool),
 }
@@ -39,14 +40,51 @@ pub enum Cond {
 impl Value {
     /// A new unknown value named `name`.
     pub fn fresh(name: &str) -> Value {
-        Value::Term(BV::new_const(name, WIDTH))
+        Value::Term(BV::new_const(name, WIDTH), Span::ALL)
+    }
+
+    /// A new unknown value named `name` that the query takes to lie in
+    /// `span` (the query must say so: see [`Value::domain`]).
+    pub fn fresh_in(name: &str, span: Span) -> Value {
+        match span.value() {
+            Some(v) => Value::Known(v),
+            None => Value::Term(BV::new_const(name, WIDTH), span),
+        }
+    }
+
+    /// The term `t`, known to lie in `span`.
+    fn of(t: BV, span: Span) -> Value {
+        match span.value() {
+            Some(v) => Value::Known(v),
+            None => Value::Term(t, span),
+        }
+    }
+
+    /// The values it can take.
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Known(v) => Span::single(*v),
+            Value::Term(_, s) => *s,
+            Value::Flag(_) => Span::FLAG,
+        }
+    }
+
+    /// That the value lies in its span, as a term the solver is told (the
+    /// folding took it for granted): for the variables before the step.
+    pub fn domain(&self) -> Cond {
+        match self {
+            Value::Term(t, s) if *s != Span::ALL => {
+                Cond::Term(Bool::and(&[t.bvsge(s.lo as i64), t.bvsle(s.hi as i64)]))
+            }
+            _ => Cond::TRUE,
+        }
     }
 
     /// The value as a term.
     pub fn term(&self) -> BV {
         match self {
             Value::Known(v) => BV::from_i64(*v as i64, WIDTH),
-            Value::Term(t) => t.clone(),
+            Value::Term(t, _) => t.clone(),
             Value::Flag(b) => b.ite(&BV::from_i64(1, WIDTH), &BV::from_i64(0, WIDTH)),
         }
     }
@@ -67,7 +105,7 @@ impl Value {
     pub fn same(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Known(a), Value::Known(b)) => a == b,
-            (Value::Term(a), Value::Term(b)) => a == b,
+            (Value::Term(a, _), Value::Term(b, _)) => a == b,
             (Value::Flag(a), Value::Flag(b)) => a == b,
             _ => false,
         }
@@ -77,7 +115,8 @@ impl Value {
     pub fn truth(&self) -> Cond {
         match self {
             Value::Known(v) => Cond::Known(*v != 0),
-            Value::Term(t) => Cond::Term(t.eq(0i32).not()),
+            Value::Term(_, s) if !s.contains(0) => Cond::TRUE,
+            Value::Term(t, _) => Cond::Term(t.eq(0i32).not()),
             Value::Flag(b) => Cond::Term(b.clone()),
         }
     }
@@ -86,7 +125,8 @@ impl Value {
     pub fn is(&self, v: i32) -> Cond {
         match self {
             Value::Known(x) => Cond::Known(*x == v),
-            Value::Term(t) => Cond::Term(t.eq(v)),
+            Value::Term(_, s) if !s.contains(v as i64) => Cond::FALSE,
+            Value::Term(t, _) => Cond::Term(t.eq(v)),
             Value::Flag(b) => match v {
                 1 => Cond::Term(b.clone()),
                 0 => Cond::Term(b.not()),
@@ -107,12 +147,18 @@ impl Value {
                     _ => self.is(one as i32),
                 }
             }
-            Value::Term(t) => {
-                let (lo, hi) = (lo.max(i32::MIN as i64), hi.min(i32::MAX as i64));
-                if lo > hi {
-                    return Cond::Known(false);
+            Value::Term(_, s) if s.inside(lo, hi) => Cond::TRUE,
+            Value::Term(_, s) if s.apart(lo, hi) => Cond::FALSE,
+            Value::Term(t, s) => {
+                // Only the ends the span does not already keep.
+                let mut sides = Vec::new();
+                if lo > s.lo as i64 {
+                    sides.push(t.bvsge(lo));
                 }
-                Cond::Term(Bool::and(&[t.bvsge(lo), t.bvsle(hi)]))
+                if hi < s.hi as i64 {
+                    sides.push(t.bvsle(hi));
+                }
+                Cond::Term(Bool::and(&sides))
             }
         }
     }
@@ -126,7 +172,7 @@ impl Value {
                 let one = Cond::Known(1 % m == r).and(&self.is(1));
                 zero.or(&one)
             }
-            Value::Term(t) => Cond::Term(t.bvsmod(m).eq(r)),
+            Value::Term(t, _) => Cond::Term(t.bvsmod(m).eq(r)),
         }
     }
 
@@ -138,20 +184,25 @@ impl Value {
                 return Value::Known(v);
             }
         }
+        let span = Span::binary(op, a.span(), b.span());
+        if let Some(v) = span.value() {
+            return Value::Known(v);
+        }
         let flag = |c: Bool| Value::Flag(c);
         let (x, y) = (a.term(), b.term());
+        let of = |t: BV| Value::of(t, span);
         match op {
-            BinOp::Add => Value::Term(x.bvadd(&y)),
-            BinOp::Sub => Value::Term(x.bvsub(&y)),
-            BinOp::Mul => Value::Term(x.bvmul(&y)),
-            BinOp::Div => Value::Term(x.bvsdiv(&y)),
-            BinOp::Rem => Value::Term(x.bvsrem(&y)),
+            BinOp::Add => of(x.bvadd(&y)),
+            BinOp::Sub => of(x.bvsub(&y)),
+            BinOp::Mul => of(x.bvmul(&y)),
+            BinOp::Div => of(x.bvsdiv(&y)),
+            BinOp::Rem => of(x.bvsrem(&y)),
             // Shift counts are taken modulo 32, as Java and the engine do.
-            BinOp::Shl => Value::Term(x.bvshl(y.bvand(31i32))),
-            BinOp::Shr => Value::Term(x.bvashr(y.bvand(31i32))),
-            BinOp::BitAnd => Value::Term(x.bvand(&y)),
-            BinOp::BitOr => Value::Term(x.bvor(&y)),
-            BinOp::BitXor => Value::Term(x.bvxor(&y)),
+            BinOp::Shl => of(x.bvshl(y.bvand(31i32))),
+            BinOp::Shr => of(x.bvashr(y.bvand(31i32))),
+            BinOp::BitAnd => of(x.bvand(&y)),
+            BinOp::BitOr => of(x.bvor(&y)),
+            BinOp::BitXor => of(x.bvxor(&y)),
             BinOp::Eq => flag(x.eq(&y)),
             BinOp::Ne => flag(x.eq(&y).not()),
             BinOp::Lt => flag(x.bvslt(&y)),
@@ -167,7 +218,7 @@ impl Value {
     pub fn neg(&self) -> Value {
         match self {
             Value::Known(x) => Value::Known(x.wrapping_neg()),
-            _ => Value::Term(self.term().bvneg()),
+            _ => Value::of(self.term().bvneg(), self.span().neg()),
         }
     }
 
@@ -175,7 +226,7 @@ impl Value {
     pub fn bit_not(&self) -> Value {
         match self {
             Value::Known(x) => Value::Known(!x),
-            _ => Value::Term(self.term().bvnot()),
+            _ => Value::of(self.term().bvnot(), self.span().bit_not()),
         }
     }
 }
@@ -265,7 +316,7 @@ impl Cond {
             Cond::Known(false) => b.clone(),
             Cond::Term(c) => match (a, b) {
                 (Value::Flag(x), Value::Flag(y)) => Value::Flag(c.ite(x, y)),
-                _ => Value::Term(c.ite(&a.term(), &b.term())),
+                _ => Value::Term(c.ite(&a.term(), &b.term()), a.span().hull(b.span())),
             },
         }
     }
