@@ -80,7 +80,7 @@ impl Span {
     }
 
     /// The values of `-a`.
-    pub fn neg(self) -> Span {
+    pub fn negated(self) -> Span {
         Span::fitting(-(self.hi as i64), -(self.lo as i64))
     }
 
@@ -269,7 +269,7 @@ mod tests {
                     }
                 }
                 for x in a.lo..=a.hi {
-                    assert!(a.neg().contains(x.wrapping_neg() as i64));
+                    assert!(a.negated().contains(x.wrapping_neg() as i64));
                     assert!(a.bit_not().contains(!x as i64));
                 }
             }

@@ -218,7 +218,7 @@ impl Value {
     pub fn neg(&self) -> Value {
         match self {
             Value::Known(x) => Value::Known(x.wrapping_neg()),
-            _ => Value::of(self.term().bvneg(), self.span().neg()),
+            _ => Value::of(self.term().bvneg(), self.span().negated()),
         }
     }
 
