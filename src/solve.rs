@@ -55,6 +55,8 @@ pub fn solve_problems(
                 quotient: true,
                 abstraction: true,
                 observer: observer.clone(),
+                certify: true,
+                keep_certificate: false,
             };
             crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts)
         });

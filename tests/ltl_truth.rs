@@ -27,6 +27,8 @@ fn solve(
         quotient,
         abstraction,
         observer: None,
+        certify: true,
+        keep_certificate: false,
     };
     let budget = limits.budget().expect("valid limits");
     rigor::check::ltl::solve(program, properties, &budget, &opts)

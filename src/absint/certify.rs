@@ -3,15 +3,23 @@
 //! ([`crate::certificate::check`]).
 
 use super::graph::AbsGraph;
-use crate::certificate::{Bound, Certificate, Congruence, Region, Var};
+use crate::certificate::{Bound, Certificate, Congruence, Edge, EdgeStep, Region, Var};
 use crate::engine::{Machine, Storage};
 use crate::ir::{GlobalKind, Program};
-use crate::system::NO_STATE;
+use crate::system::{Outcome, NO_STATE};
 
 /// The certificate that `unreachable` (labels no abstract edge reaches)
-/// cannot be reached: one region per abstract state, its successors as the
-/// hint, the congruences the abstraction relied on.
-pub fn certificate(p: &Program, m: &Machine, g: &AbsGraph, unreachable: &[u32]) -> Certificate {
+/// cannot be reached and that the LTL properties `holds` (which the
+/// abstraction proved) hold: one region per abstract state, its successors
+/// as the hint, the congruences the abstraction relied on, and with LTL
+/// claims the abstract edges with their inputs and outputs.
+pub fn certificate(
+    p: &Program,
+    m: &Machine,
+    g: &AbsGraph,
+    unreachable: &[u32],
+    holds: &[String],
+) -> Certificate {
     let layout = m.layout();
     // Per state slot: the variable, and whether it holds a pointer.
     let mut slots: Vec<Option<(Var, bool)>> = vec![None; layout.state_width as usize];
@@ -72,7 +80,29 @@ pub fn certificate(p: &Program, m: &Machine, g: &AbsGraph, unreachable: &[u32]) 
                 .collect();
             next.sort_unstable();
             next.dedup();
-            Region { bounds, next }
+            let mut edges: Vec<Edge> = Vec::new();
+            if !holds.is_empty() {
+                for e in g.edges[s].iter().filter(|e| e.target != NO_STATE) {
+                    let step = match e.outcome() {
+                        Outcome::Output(k) => EdgeStep::Output(g.outputs[k as usize].clone()),
+                        Outcome::Silent => EdgeStep::Silent,
+                        Outcome::Invalid => EdgeStep::Invalid,
+                        Outcome::Error(_) | Outcome::Blocked => continue,
+                    };
+                    edges.push(Edge {
+                        input: g.inputs[e.input as usize].clone(),
+                        step,
+                        target: e.target as usize,
+                    });
+                }
+                edges.sort_unstable();
+                edges.dedup();
+            }
+            Region {
+                bounds,
+                next,
+                edges,
+            }
         })
         .collect();
     let congruences = (g.cells.congruence.iter().zip(&slots))
@@ -87,6 +117,7 @@ pub fn certificate(p: &Program, m: &Machine, g: &AbsGraph, unreachable: &[u32]) 
         .collect();
     Certificate {
         unreachable: unreachable.to_vec(),
+        holds: holds.to_vec(),
         congruences,
         regions,
     }

@@ -6,13 +6,16 @@
 //! - Safety, one query per region: no state of the region and no input
 //!   symbol make the step end at a claimed label or in a fault.
 //! - Consecution, one query per region: where the step goes on, the state
-//!   after it lies in a region (the region's `next` first, then any).
+//!   after it lies in a region (the region's `next` first, then any). With
+//!   LTL claims, in the target of one of the region's edges that reads the
+//!   same input and output: the regions' graph then has every run of the
+//!   program, and the claims are checked on it ([`super::cycle`]).
 
 use std::time::{Duration, Instant};
 
 use z3::{SatResult, Solver};
 
-use super::format::{Bound, Certificate, Congruence, Var};
+use super::format::{Bound, Certificate, Congruence, EdgeStep, Var};
 use crate::ir::{GlobalId, GlobalKind, Program};
 use crate::smt::{Cond, EncodeError, Span, SymbolicStep, Value};
 
@@ -25,6 +28,9 @@ pub enum Obligation {
     Safety(usize),
     /// Every step from the region that goes on stays in the invariant.
     Consecution(usize),
+    /// The LTL claim (by its place in the certificate) holds on the
+    /// regions' graph.
+    Property(usize),
 }
 
 impl std::fmt::Display for Obligation {
@@ -33,6 +39,7 @@ impl std::fmt::Display for Obligation {
             Obligation::Initiation => write!(f, "initiation"),
             Obligation::Safety(r) => write!(f, "safety of region {r}"),
             Obligation::Consecution(r) => write!(f, "consecution of region {r}"),
+            Obligation::Property(k) => write!(f, "LTL claim {k}"),
         }
     }
 }
@@ -49,6 +56,17 @@ pub enum CheckError {
     /// A pointer bound names something that is not an array.
     #[error("`{0}` is not an array of the program")]
     NoArray(String),
+    /// An edge names an input or output the program does not have.
+    #[error("the program has no symbol `{0}`")]
+    NoSymbol(String),
+    /// An LTL claim that does not parse or translate.
+    #[error("LTL claim `{text}`: {why}")]
+    BadFormula {
+        /// The claim.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// An obligation fails: the certificate is wrong.
     #[error("{obligation} fails: {detail}")]
     Fails {
@@ -108,6 +126,8 @@ pub struct Checked {
     pub without_hint: usize,
     /// Seconds spent.
     pub seconds: f64,
+    /// The regions the initial state lies in.
+    pub initial: Vec<usize>,
 }
 
 /// Checks `c` against the program `p`, giving up at `deadline`.
@@ -123,17 +143,22 @@ pub fn check(
         .map(|v| v.iter().map(|x| Value::Known(*x)).collect())
         .collect();
     let congruent_init = names.congruent(&c.congruences, &init_known)?;
-    let mut init_ok = false;
-    for r in &c.regions {
+    let mut initial = Vec::new();
+    for (k, r) in c.regions.iter().enumerate() {
         if matches!(
             names.inside(&r.bounds, &init_known)?.and(&congruent_init),
             Cond::Known(true)
         ) {
-            init_ok = true;
-            break;
+            initial.push(k);
         }
     }
-    if !init_ok {
+    for e in c.regions.iter().flat_map(|r| &r.edges) {
+        names.input(&e.input)?;
+        if let EdgeStep::Output(o) = &e.step {
+            names.output(o)?;
+        }
+    }
+    if initial.is_empty() {
         return Err(CheckError::Fails {
             obligation: Obligation::Initiation,
             detail: "the initial state lies in no region".into(),
@@ -145,6 +170,7 @@ pub fn check(
         obligations: 1 + 2 * c.regions.len(),
         without_hint,
         seconds: 0.0,
+        initial,
     };
     checked.seconds = start.elapsed().as_secs_f64();
     Ok(checked)
@@ -184,6 +210,37 @@ impl Obligations {
             safety: here.and(&bad),
             consecution: here.and(&step.goes_on).and(&stays.not()),
         })
+    }
+
+    /// As [`Obligations::of`], but a step must be one of the region's
+    /// edges on `input`: the same output (or none, or an invalid input)
+    /// into the edge's target.
+    fn labeled(
+        names: &Names,
+        c: &Certificate,
+        k: usize,
+        step: &SymbolicStep,
+        input: &str,
+    ) -> Result<Obligations, CheckError> {
+        let mut o = Obligations::of(names, c, k, step, &mut std::iter::empty())?;
+        let valid = step.invalid.not();
+        let mut matched = Vec::new();
+        for e in c.regions[k].edges.iter().filter(|e| e.input == input) {
+            let reads = match &e.step {
+                EdgeStep::Output(out) => {
+                    (valid.and(&step.output.0)).and(&step.output.1.is(names.output(out)?))
+                }
+                EdgeStep::Silent => valid.and(&step.output.0.not()),
+                EdgeStep::Invalid => step.invalid.clone(),
+            };
+            matched.push(reads.and(&names.inside(&c.regions[e.target].bounds, &step.post)?));
+        }
+        let stays = Cond::any(&matched).and(&names.congruent(&c.congruences, &step.post)?);
+        let here = (names.inside(&c.regions[k].bounds, &step.pre)?)
+            .and(&names.congruent(&c.congruences, &step.pre)?)
+            .and(&step.domain);
+        o.consecution = here.and(&step.goes_on).and(&stays.not());
+        Ok(o)
     }
 }
 
@@ -302,7 +359,12 @@ impl Region<'_> {
             let t = Instant::now() + BEFORE_SPLITTING;
             Some(d.map_or(t, |d| d.min(t)))
         };
-        let hinted = Obligations::of(names, c, k, &step, &mut c.regions[k].next.iter().copied())?;
+        let labeled = !c.holds.is_empty();
+        let hinted = if labeled {
+            Obligations::labeled(names, c, k, &step, &self.input.name)?
+        } else {
+            Obligations::of(names, c, k, &step, &mut c.regions[k].next.iter().copied())?
+        };
         let fails = |obligation, state: Vec<Vec<i32>>, what: &str| {
             let cex = Counterexample {
                 state: names.named(state),
@@ -333,6 +395,12 @@ impl Region<'_> {
                     state,
                     "ends at a claimed label or in a fault",
                 ));
+            }
+            if labeled {
+                return match solve(consecution, &hinted.consecution, soon(deadline), &step.pre)? {
+                    Some(state) => Err(fails(consecution, state, "takes a step no edge allows")),
+                    None => Ok(0),
+                };
             }
             if solve(consecution, &hinted.consecution, soon(deadline), &[])?.is_none() {
                 return Ok(0);
@@ -466,6 +534,22 @@ impl<'p> Names<'p> {
             (GlobalKind::Scalar { .. } | GlobalKind::Pointer { .. }, None) => Ok((id, 0)),
             _ => Err(no()),
         }
+    }
+
+    /// The value of the input symbol named `name`.
+    fn input(&self, name: &str) -> Result<i32, CheckError> {
+        (self.p.inputs.iter())
+            .find(|s| s.name == name)
+            .map(|s| s.value)
+            .ok_or_else(|| CheckError::NoSymbol(format!("i{name}")))
+    }
+
+    /// The value of the output symbol named `name`.
+    fn output(&self, name: &str) -> Result<i32, CheckError> {
+        (self.p.outputs.iter())
+            .find(|s| s.name == name)
+            .map(|s| s.value)
+            .ok_or_else(|| CheckError::NoSymbol(format!("o{name}")))
     }
 
     /// The value an array name stands for in a pointer.

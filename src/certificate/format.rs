@@ -53,20 +53,50 @@ pub struct Congruence {
 
 /// One box of the invariant: the states meeting every bound (a variable
 /// without a bound may have any value).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Region {
     /// The bounds.
     pub bounds: Vec<Bound>,
     /// The regions the step leads to from here (a hint: the checker tries
     /// these first, then every region).
     pub next: Vec<usize>,
+    /// The steps from here, labelled (for LTL claims: every step that goes
+    /// on must be one of them).
+    pub edges: Vec<Edge>,
 }
 
-/// A claim that error labels are unreachable, with its inductive invariant.
+/// What a step of the regions' graph reads after its input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdgeStep {
+    /// An output (by its name).
+    Output(String),
+    /// No output.
+    Silent,
+    /// An invalid input.
+    Invalid,
+}
+
+/// A step of the regions' graph: from the region it is listed in, on the
+/// input (by name), to the region `target`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Edge {
+    /// The input symbol's name.
+    pub input: String,
+    /// What follows the input.
+    pub step: EdgeStep,
+    /// The region the step leads to.
+    pub target: usize,
+}
+
+/// A claim that error labels are unreachable and LTL properties hold, with
+/// its inductive invariant.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Certificate {
     /// The error labels claimed unreachable.
     pub unreachable: Vec<u32>,
+    /// LTL properties claimed to hold (RERS syntax, as in the property
+    /// file): no run of the regions' graph violates them.
+    pub holds: Vec<String>,
     /// Congruences that hold in every region.
     pub congruences: Vec<Congruence>,
     /// The regions; the invariant is their union.
@@ -87,6 +117,9 @@ impl Certificate {
         let mut s = format!("{HEADER}\n");
         let labels: Vec<String> = self.unreachable.iter().map(u32::to_string).collect();
         let _ = writeln!(s, "unreachable {}", labels.join(" "));
+        for f in &self.holds {
+            let _ = writeln!(s, "holds {f}");
+        }
         for c in &self.congruences {
             let _ = writeln!(s, "congruence {} {} {}", c.var, c.modulus, c.rest);
         }
@@ -101,6 +134,14 @@ impl Certificate {
             if !r.next.is_empty() {
                 let next: Vec<String> = r.next.iter().map(usize::to_string).collect();
                 let _ = writeln!(s, "next {}", next.join(" "));
+            }
+            for e in &r.edges {
+                let step = match &e.step {
+                    EdgeStep::Output(o) => format!("o{o}"),
+                    EdgeStep::Silent => "silent".into(),
+                    EdgeStep::Invalid => "invalid".into(),
+                };
+                let _ = writeln!(s, "edge i{} {step} {}", e.input, e.target);
             }
             s.push_str("end\n");
         }
@@ -144,6 +185,9 @@ impl Certificate {
                         );
                     }
                 }
+                ("holds", None) if words.len() > 1 => {
+                    c.holds.push(line["holds".len()..].trim().to_string());
+                }
                 ("congruence", None) if words.len() == 4 => {
                     let var = parse_var(words[1])
                         .ok_or_else(|| err(n, col(1), "expected a variable".into()))?;
@@ -166,13 +210,7 @@ impl Certificate {
                             format!("expected region {}", c.regions.len()),
                         ));
                     }
-                    open = Some((
-                        n,
-                        Region {
-                            bounds: Vec::new(),
-                            next: Vec::new(),
-                        },
-                    ));
+                    open = Some((n, Region::default()));
                 }
                 ("end", Some(_)) => {
                     let (_, r) = open.take().expect("open region");
@@ -182,6 +220,30 @@ impl Certificate {
                     for w in 1..words.len() {
                         r.next.push(number(w)? as usize);
                     }
+                }
+                ("edge", Some((_, r))) if words.len() == 4 => {
+                    let input = (words[1].strip_prefix('i'))
+                        .filter(|i| !i.is_empty())
+                        .ok_or_else(|| err(n, col(1), "expected an input `iNAME`".into()))?;
+                    let step = match words[2] {
+                        "silent" => EdgeStep::Silent,
+                        "invalid" => EdgeStep::Invalid,
+                        w => match w.strip_prefix('o').filter(|o| !o.is_empty()) {
+                            Some(o) => EdgeStep::Output(o.to_string()),
+                            None => {
+                                return Err(err(
+                                    n,
+                                    col(2),
+                                    "expected an output `oNAME`, `silent` or `invalid`".into(),
+                                ))
+                            }
+                        },
+                    };
+                    r.edges.push(Edge {
+                        input: input.to_string(),
+                        step,
+                        target: number(3)? as usize,
+                    });
                 }
                 (name, Some((_, r))) => {
                     let var = parse_var(name)
@@ -210,10 +272,11 @@ impl Certificate {
             return Err(err(n, 0, "region without `end`".into()));
         }
         for (k, r) in c.regions.iter().enumerate() {
-            if let Some(&t) = r.next.iter().find(|&&t| t >= c.regions.len()) {
+            let mut targets = r.next.iter().chain(r.edges.iter().map(|e| &e.target));
+            if let Some(&t) = targets.find(|&&t| t >= c.regions.len()) {
                 return Err(FormatError(Diagnostic::file(
                     file,
-                    format!("region {k}: next names region {t}, which does not exist"),
+                    format!("region {k}: a step leads to region {t}, which does not exist"),
                 )));
             }
         }
@@ -254,6 +317,7 @@ mod tests {
         };
         let c = Certificate {
             unreachable: vec![3, 17],
+            holds: vec!["(G ! (iA & X oZ))".into(), "(F oY)".into()],
             congruences: vec![Congruence {
                 var: v("a1", None),
                 modulus: 4,
@@ -266,10 +330,27 @@ mod tests {
                         Bound::PointsTo(v("p", None), vec!["arr".into()]),
                     ],
                     next: vec![0, 1],
+                    edges: vec![
+                        Edge {
+                            input: "A".into(),
+                            step: EdgeStep::Output("Z".into()),
+                            target: 1,
+                        },
+                        Edge {
+                            input: "B".into(),
+                            step: EdgeStep::Silent,
+                            target: 0,
+                        },
+                        Edge {
+                            input: "C".into(),
+                            step: EdgeStep::Invalid,
+                            target: 0,
+                        },
+                    ],
                 },
                 Region {
                     bounds: vec![Bound::Range(v("a", Some(2)), 0, 0)],
-                    next: vec![],
+                    ..Region::default()
                 },
             ],
         };

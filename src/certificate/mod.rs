@@ -1,4 +1,5 @@
-//! Certificates of unreachability and their independent checker.
+//! Certificates of unreachability and of LTL properties, and their
+//! independent checker.
 //!
 //! A [`Certificate`] claims that some error labels are unreachable and
 //! gives the reason: a set of regions (boxes over the program's global
@@ -7,10 +8,14 @@
 //! in a fault. Its text form is `grammars/certificate.ebnf`; [`format`]
 //! reads and writes it. [`check`] re-checks the three obligations on the
 //! SMT encoding of the step ([`crate::smt`]), which shares no code with the
-//! abstract interpreter that wrote the certificate.
+//! abstract interpreter that wrote the certificate. A certificate of LTL
+//! claims labels the regions' steps with their inputs and outputs; once
+//! the checker has shown that the regions' graph has every run of the
+//! program, the claims are checked on that finite graph ([`cycle`]).
 
 pub mod check;
+pub mod cycle;
 pub mod format;
 
 pub use check::{check, CheckError, Checked, Counterexample, Obligation};
-pub use format::{Bound, Certificate, Congruence, FormatError, Region, Var};
+pub use format::{Bound, Certificate, Congruence, Edge, EdgeStep, FormatError, Region, Var};

@@ -1,10 +1,29 @@
 //! The `rigor check-certificate` pipeline: a program and a certificate
-//! file in, the independent checker's verdict out.
+//! file in, the independent checker's verdict out; and the checking of a
+//! certificate's LTL claims on its regions' graph.
 
 use std::time::Instant;
 
 use super::InputError;
-use crate::certificate::{check, Certificate, CheckError, Checked};
+use crate::certificate::cycle::accepting_cycle;
+use crate::certificate::{check, Certificate, CheckError, Checked, EdgeStep, Obligation};
+use crate::ir::Program;
+use crate::ltl::syntax::parse_formula;
+use crate::ltl::translate::{translate, Alphabet};
+
+/// How long the certificate check may take in a run without a deadline.
+pub const CHECK_WITHOUT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Until when the certificate check may run: the run's deadline, else
+/// [`CHECK_WITHOUT_DEADLINE`] from now (a check that does not finish leaves
+/// its labels unknown rather than the run without an end).
+pub fn check_deadline(budget: &crate::system::Budget) -> Option<std::time::Instant> {
+    Some(
+        budget
+            .deadline
+            .unwrap_or_else(|| std::time::Instant::now() + CHECK_WITHOUT_DEADLINE),
+    )
+}
 
 /// Reads the program at `program` and the certificate at `file` and checks
 /// the certificate, giving up at `deadline`.
@@ -16,5 +35,91 @@ pub fn solve(
     let p = crate::frontend::load(program)?;
     let text = crate::source::read_text(file)?;
     let cert = Certificate::parse(&text, file)?;
-    Ok(check(&p, &cert, deadline))
+    let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
+    Ok(check_all(&p, &cert, invalid_continues, deadline))
+}
+
+/// Checks every claim of `c` on `p`: the obligations of the invariant and
+/// its edges ([`crate::certificate::check`]), then each LTL claim on the
+/// regions' graph, whose runs include the program's (an invalid input goes
+/// on with the run where `invalid_continues`).
+///
+/// The LTL claims are translated to automata by rigor's translator, the
+/// one part the checker shares with the engine's LTL checker; the product
+/// and its cycles are the checker's own ([`crate::certificate::cycle`]).
+pub fn check_all(
+    p: &Program,
+    c: &Certificate,
+    invalid_continues: bool,
+    deadline: Option<Instant>,
+) -> Result<Checked, CheckError> {
+    let mut checked = check(p, c, deadline)?;
+    let start = Instant::now();
+    let inputs: Vec<String> = p.inputs.iter().map(|s| s.name.clone()).collect();
+    let outputs: Vec<String> = p.outputs.iter().map(|s| s.name.clone()).collect();
+    let alpha = Alphabet::of_program(&inputs, &outputs);
+    let letter = |names: &[String], name: &str| names.iter().position(|n| n == name);
+    // Per region: the letters of each edge (input, then the output if
+    // any) and its target. Checked names (the obligations passed).
+    let mut steps: Vec<Vec<(usize, Option<usize>, u64)>> = Vec::new();
+    for r in &c.regions {
+        let mut of_region = Vec::new();
+        for e in &r.edges {
+            let (Some(i), target) = (letter(&inputs, &e.input), e.target as u64) else {
+                return Err(CheckError::NoSymbol(format!("i{}", e.input)));
+            };
+            match &e.step {
+                EdgeStep::Output(o) => match letter(&outputs, o) {
+                    Some(k) => of_region.push((i, Some(inputs.len() + k), target)),
+                    None => return Err(CheckError::NoSymbol(format!("o{o}"))),
+                },
+                EdgeStep::Silent => of_region.push((i, None, target)),
+                EdgeStep::Invalid if invalid_continues => of_region.push((i, None, target)),
+                EdgeStep::Invalid => {}
+            }
+        }
+        steps.push(of_region);
+    }
+    for (k, text) in c.holds.iter().enumerate() {
+        let bad = |why: String| CheckError::BadFormula {
+            text: text.clone(),
+            why,
+        };
+        let f = parse_formula(text).map_err(|e| bad(e.to_string()))?;
+        let tgba = translate(&f.negated(), &alpha).map_err(|e| bad(e.to_string()))?;
+        let pack = |region: u64, q: u32| (region << 32) | q as u64;
+        let initial: Vec<u64> = (checked.initial.iter())
+            .flat_map(|&r| tgba.initial.iter().map(move |&q| pack(r as u64, q)))
+            .collect();
+        let mut succ = |x: u64, out: &mut Vec<(u64, u32)>| {
+            let (r, q) = ((x >> 32) as usize, x as u32);
+            for &(i, o, target) in &steps[r] {
+                for &(q1, m1) in tgba.succ(q, i) {
+                    match o {
+                        None => out.push((pack(target, q1), m1)),
+                        Some(o) => out.extend(
+                            (tgba.succ(q1, o).iter()).map(|&(q2, m2)| (pack(target, q2), m1 | m2)),
+                        ),
+                    }
+                }
+            }
+        };
+        if let Some(cycle) = accepting_cycle(&initial, &mut succ, tgba.all_acc()) {
+            let mut regions: Vec<u64> = cycle.iter().map(|x| x >> 32).collect();
+            regions.sort_unstable();
+            regions.dedup();
+            regions.truncate(8);
+            return Err(CheckError::Fails {
+                obligation: Obligation::Property(k),
+                detail: format!(
+                    "`{text}`: the regions' graph has a run that violates it, \
+                     cycling through regions {regions:?}"
+                ),
+                counterexample: None,
+            });
+        }
+        checked.obligations += 1;
+    }
+    checked.seconds += start.elapsed().as_secs_f64();
+    Ok(checked)
 }

@@ -10,6 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::InputError;
+use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{explore, Observer, Options};
 use crate::ir::Program;
@@ -54,6 +55,15 @@ pub struct LtlReport {
     pub peak_memory: Option<u64>,
     /// What the interval abstraction did (see [`crate::absint`]).
     pub abstraction: AbstractionReport,
+    /// Seconds the independent check of the abstraction's certificate
+    /// took, when it was accepted.
+    pub certificate_seconds: Option<f64>,
+    /// Why the abstraction's certificate was not accepted, if so.
+    pub certificate_note: Option<String>,
+    /// The abstraction's certificate of the properties it proved, when
+    /// asked for ([`LtlOptions::keep_certificate`]).
+    #[serde(skip)]
+    pub certificate: Option<Certificate>,
 }
 
 /// What the interval abstraction contributed to an LTL run.
@@ -75,6 +85,14 @@ pub struct AbstractionReport {
     pub seconds: f64,
 }
 
+/// What the abstraction gave: a verdict per property where it has one,
+/// what it did, and the certificate of the properties it proved.
+type AbstractionOutcome = (
+    Vec<Option<LtlVerdict>>,
+    AbstractionReport,
+    Option<Certificate>,
+);
+
 /// Runs the interval abstraction and checks every property on it.
 fn abstraction(
     p: &Program,
@@ -83,7 +101,7 @@ fn abstraction(
     invalid_continues: bool,
     budget: &Budget,
     threads: usize,
-) -> (Vec<Option<LtlVerdict>>, AbstractionReport) {
+) -> AbstractionOutcome {
     let start = Instant::now();
     let mut report = AbstractionReport {
         tried: true,
@@ -99,7 +117,7 @@ fn abstraction(
         Err(why) => {
             report.note = Some(why.to_string());
             report.seconds = start.elapsed().as_secs_f64();
-            return (none, report);
+            return (none, report, None);
         }
     };
     report.states = Some(g.n_states() as u64);
@@ -120,8 +138,42 @@ fn abstraction(
         .flatten()
         .filter(|v| v.verdict == Some(false))
         .count();
+    let holds: Vec<String> = (verdicts.iter().zip(&props.properties))
+        .filter(|(v, _)| v.as_ref().is_some_and(|v| v.verdict == Some(true)))
+        .map(|(_, prop)| prop.text.clone())
+        .collect();
+    let cert =
+        (!holds.is_empty()).then(|| crate::absint::certify::certificate(p, m, &g, &[], &holds));
     report.seconds = start.elapsed().as_secs_f64();
-    (verdicts, report)
+    (verdicts, report, cert)
+}
+
+/// Marks the properties the abstraction proved as certified, or, where
+/// its certificate was not accepted, takes them back.
+fn apply_certification(
+    r: &mut LtlReport,
+    check: Option<Result<Checked, CheckError>>,
+    certify: bool,
+) {
+    let proved = |v: &LtlVerdict| v.verdict == Some(true) && v.certified == Some(false);
+    match check {
+        Some(Ok(c)) => {
+            for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
+                v.certified = Some(true);
+            }
+            r.certificate_seconds = Some(c.seconds);
+        }
+        Some(Err(e)) if certify => {
+            for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
+                v.verdict = None;
+                v.note = Some(format!(
+                    "the abstraction's certificate was not accepted ({e})"
+                ));
+            }
+            r.certificate_note = Some(e.to_string());
+        }
+        _ => {}
+    }
 }
 
 /// Share of the time and memory limits the exploration may use; the
@@ -140,6 +192,11 @@ pub struct LtlOptions {
     pub abstraction: bool,
     /// Told how the exploration goes.
     pub observer: Option<Observer>,
+    /// Answer "holds" from the abstraction only once its certificate
+    /// passed the independent check ([`crate::check::certify::check_all`]).
+    pub certify: bool,
+    /// Put the abstraction's certificate in the report.
+    pub keep_certificate: bool,
 }
 
 /// LTL properties of the program or model at `program`: the `rigor ltl`
@@ -171,34 +228,50 @@ pub fn solve(
     // the budget. What it proves needs no exploration.
     let mut abs_report = AbstractionReport::default();
     let mut abs_verdicts = vec![None; props.properties.len()];
+    let mut cert = None;
     if opts.abstraction {
         let share = budget.share(crate::absint::explore::SHARE_OF_TIMEOUT);
-        (abs_verdicts, abs_report) =
+        (abs_verdicts, abs_report, cert) =
             abstraction(&p, &m, &props, invalid_continues, &share, threads);
-        if !abs_verdicts.is_empty()
-            && abs_verdicts
-                .iter()
-                .all(|v| v.as_ref().is_some_and(|v| v.verdict.is_some()))
-        {
+    }
+    let all_answered = !abs_verdicts.is_empty()
+        && (abs_verdicts.iter()).all(|v| v.as_ref().is_some_and(|v| v.verdict.is_some()));
+    // The independent check of the certificate runs beside the
+    // exploration, until the run's deadline.
+    let check_deadline = super::certify::check_deadline(budget);
+    let (mut r, check) = std::thread::scope(|scope| {
+        let checker = (cert.as_ref()).filter(|_| opts.certify).map(|c| {
+            scope.spawn(|| super::certify::check_all(&p, c, invalid_continues, check_deadline))
+        });
+        let r = if all_answered {
             let mut r = LtlReport::new(program, properties, abs_report);
             r.verdicts = abs_verdicts.into_iter().flatten().collect();
             r.product_states = r.verdicts.iter().map(|v| v.product_states).sum();
             r.check_seconds = r.abstraction.seconds;
-            r.peak_memory = crate::system::peak_resident_bytes();
-            return Ok(r);
-        }
+            r
+        } else {
+            let base = LtlReport::new(program, properties, abs_report);
+            let abs = opts.abstraction.then_some(abs_verdicts);
+            explore_and_check(
+                &m,
+                &props,
+                invalid_continues,
+                budget,
+                opts,
+                threads,
+                base,
+                abs,
+            )
+        };
+        let check = checker.map(|h| h.join().unwrap_or(Err(CheckError::Stopped)));
+        (r, check)
+    });
+    apply_certification(&mut r, check, opts.certify);
+    r.peak_memory = crate::system::peak_resident_bytes();
+    if opts.keep_certificate {
+        r.certificate = cert;
     }
-    let base = LtlReport::new(program, properties, abs_report);
-    Ok(explore_and_check(
-        &m,
-        &props,
-        invalid_continues,
-        budget,
-        opts,
-        threads,
-        base,
-        Some(abs_verdicts),
-    ))
+    Ok(r)
 }
 
 /// Explores `sys` (with [`EXPLORE_SHARE`] of the budget), reduces the
@@ -336,6 +409,9 @@ impl LtlReport {
             product_states: 0,
             peak_memory: None,
             abstraction,
+            certificate_seconds: None,
+            certificate_note: None,
+            certificate: None,
         }
     }
 

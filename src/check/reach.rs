@@ -274,20 +274,6 @@ pub struct ReachOptions {
     pub keep_certificate: bool,
 }
 
-/// How long the certificate check may take in a run without a deadline.
-pub const CHECK_WITHOUT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
-
-/// Until when the certificate check may run: the run's deadline, else
-/// [`CHECK_WITHOUT_DEADLINE`] from now (a check that does not finish leaves
-/// its labels unknown rather than the run without an end).
-fn check_deadline(budget: &Budget) -> Option<std::time::Instant> {
-    Some(
-        budget
-            .deadline
-            .unwrap_or_else(|| std::time::Instant::now() + CHECK_WITHOUT_DEADLINE),
-    )
-}
-
 /// The certificate of the labels the abstraction `g` never reaches.
 fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
     let reached = g.error_labels();
@@ -295,7 +281,7 @@ fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
         .copied()
         .filter(|l| !reached.contains(l))
         .collect();
-    crate::absint::certify::certificate(p, m, g, &claims)
+    crate::absint::certify::certificate(p, m, g, &claims, &[])
 }
 
 /// Marks the verdicts the abstraction gave as certified, or, where the
@@ -362,7 +348,11 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
     let (mut r, check) = std::thread::scope(|scope| {
         let checker = (cert.as_ref())
             .filter(|c| opts.certify && !c.unreachable.is_empty())
-            .map(|c| scope.spawn(|| crate::certificate::check(&p, c, check_deadline(budget))));
+            .map(|c| {
+                scope.spawn(|| {
+                    crate::certificate::check(&p, c, super::certify::check_deadline(budget))
+                })
+            });
         let r = check_with(
             &m,
             path,

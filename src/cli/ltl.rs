@@ -30,6 +30,14 @@ pub struct Args {
     /// Do not try the interval abstraction before the explicit exploration.
     #[arg(long)]
     pub no_abstraction: bool,
+    /// Write the certificate of the properties the abstraction proves to
+    /// this file (`grammars/certificate.ebnf`).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<String>,
+    /// Answer "holds" from the abstraction without checking its
+    /// certificate first.
+    #[arg(long)]
+    pub no_certify: bool,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -42,6 +50,8 @@ pub fn run(args: &Args) -> CliResult {
         quotient: !args.no_quotient,
         abstraction: !args.no_abstraction,
         observer: args.limits.observer(),
+        certify: !args.no_certify,
+        keep_certificate: args.certificate.is_some(),
     };
     let r = ltl::solve(
         &args.program,
@@ -52,6 +62,9 @@ pub fn run(args: &Args) -> CliResult {
     drop(opts);
     if let Some(path) = &args.witness {
         write_file(path, &r.witnesses())?;
+    }
+    if let (Some(path), Some(c)) = (&args.certificate, &r.certificate) {
+        write_file(path, &c.to_text())?;
     }
     let mut out = std::io::stdout().lock();
     if args.json {

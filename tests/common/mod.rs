@@ -55,3 +55,50 @@ pub fn truth(dir: &std::path::Path) -> Vec<Truth> {
         })
         .collect()
 }
+
+/// A small RERS-style program: three variables kept in small ranges by
+/// remainders, three inputs with guarded updates, four error checks.
+pub fn generated(rng: &mut impl rand::Rng) -> String {
+    use rand::Rng;
+    let var = |rng: &mut dyn rand::RngCore| ["x", "y", "z"][rng.random_range(0..3)];
+    let cmp =
+        |rng: &mut dyn rand::RngCore| ["==", "<", ">", "!=", "<=", ">="][rng.random_range(0..6)];
+    let mut s =
+        String::from("extern void __VERIFIER_error(int);\nint inputs[] = {1,2,3};\nint cf = 1;\n");
+    for v in ["x", "y", "z"] {
+        s += &format!("int {v} = {};\n", rng.random_range(-3..4));
+    }
+    s += "void errorCheck() {\n";
+    for l in 0..4 {
+        let (a, b) = (var(rng), var(rng));
+        s += &format!(
+            "  if(({a} {} {} && {b} {} {})) {{ cf = 0; __VERIFIER_error({l}); }}\n",
+            cmp(rng),
+            rng.random_range(-8..9),
+            cmp(rng),
+            rng.random_range(-8..9)
+        );
+    }
+    s += "}\nvoid calculate_output(int input) {\n  cf = 1;\n";
+    for i in 1..=3 {
+        let (g, t) = (var(rng), var(rng));
+        s += &format!(
+            "  if((cf==1 && (input == {i})) && {g} {} {}) {{\n    cf = 0;\n",
+            cmp(rng),
+            rng.random_range(-5..6)
+        );
+        for _ in 0..2 {
+            let (a, b) = (var(rng), var(rng));
+            let op = ["+", "-", "*"][rng.random_range(0..3)];
+            s += &format!(
+                "    {t} = (({a} {op} {b}) + {}) % {};\n",
+                rng.random_range(-4..5),
+                rng.random_range(2..9)
+            );
+        }
+        s += &format!("    printf(\"%d\\n\", {});\n  }}\n", 20 + i);
+    }
+    s += "  errorCheck();\n  if( cf==1 ) fprintf(stderr, \"Invalid input: %d\\n\", input);\n}\n";
+    s += "int main() {\n  while(1) {\n    int input;\n    scanf(\"%d\", &input);\n    if((input != 1) && (input != 2) && (input != 3)) return -2;\n    calculate_output(input);\n  }\n}\n";
+    s
+}

@@ -1,0 +1,243 @@
+//! Certificates of LTL properties against the explicit LTL checker.
+//!
+//! - The abstraction's certificates of the properties it proves are
+//!   accepted, and every claimed property holds by a complete exploration.
+//! - Planted corruptions are rejected: a violated property claimed, an
+//!   edge a reachable step needs removed, an edge sent to another region.
+//! - On small generated programs, a claim the checker accepts is a property
+//!   the explicit check proves (and many false claims are rejected).
+
+mod common;
+
+use rand::{Rng, SeedableRng};
+use rigor::certificate::{Certificate, CheckError, Obligation};
+use rigor::check::certify::check_all;
+use rigor::check::ltl::{solve, LtlOptions, LtlReport};
+use rigor::system::Budget;
+
+fn budget() -> Budget {
+    Budget::unlimited().with_timeout(std::time::Duration::from_secs(120))
+}
+
+/// The LTL run of `program` on `props`, with or without the abstraction.
+fn ltl(program: &str, props: &str, abstraction: bool) -> LtlReport {
+    let opts = LtlOptions {
+        quotient: true,
+        abstraction,
+        certify: true,
+        keep_certificate: true,
+        ..LtlOptions::default()
+    };
+    solve(program, props, &budget(), &opts).expect("runs")
+}
+
+fn check(program: &str, c: &Certificate) -> Result<rigor::certificate::Checked, CheckError> {
+    let p = rigor::frontend::load(program).expect("loads");
+    let invalid_continues = rigor::ltl::check::invalid_continues(p.step_return);
+    check_all(&p, c, invalid_continues, None)
+}
+
+/// The programs whose abstraction proves LTL properties, with their
+/// property files and, for the shared ones, the verdicts of `truth.tsv`.
+type Case = (String, String, Option<Vec<bool>>);
+
+fn cases() -> Vec<Case> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut out: Vec<Case> = vec![
+        (
+            format!("{root}/problems/ltl-silent/Problem952.c"),
+            format!("{root}/problems/ltl-silent/properties952.txt"),
+            None,
+        ),
+        (
+            format!("{root}/problems/ltl-finite/Problem951.c"),
+            format!("{root}/problems/ltl-finite/constraints-Problem951.txt"),
+            None,
+        ),
+    ];
+    if let Some(rers) = common::rers_dir() {
+        let truth = common::truth(&rers);
+        for (program, props) in [
+            ("2012/Problem4.c", "2012/properties4.txt"),
+            (
+                "2019/training-seq-ltl/Problem3/Problem3.c",
+                "2019/training-seq-ltl/Problem3/constraints-Problem3.txt",
+            ),
+        ] {
+            let mut rows: Vec<_> = (truth.iter())
+                .filter(|t| t.program == program && t.track == "ltl")
+                .collect();
+            rows.sort_by_key(|t| t.property);
+            out.push((
+                rers.join(program).to_string_lossy().into(),
+                rers.join(props).to_string_lossy().into(),
+                Some(rows.iter().map(|t| t.verdict).collect()),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_abstractions_ltl_certificates_are_accepted_and_true() {
+    let mut claims = 0;
+    for (program, props, truth) in cases() {
+        let r = ltl(&program, &props, true);
+        let cert = r
+            .certificate
+            .unwrap_or_else(|| panic!("{program}: no certificate"));
+        claims += cert.holds.len();
+        let text = cert.to_text();
+        let back = Certificate::parse(&text, "c").expect("round trip");
+        assert_eq!(back, cert);
+        check(&program, &cert).unwrap_or_else(|e| panic!("{program}: {e}"));
+        assert!(r.certificate_seconds.is_some(), "{program}: not certified");
+        // Each claim holds: by the truth file, or by the explicit check.
+        let truth = truth.unwrap_or_else(|| {
+            let explicit = ltl(&program, &props, false);
+            assert!(explicit.complete);
+            (explicit.verdicts.iter())
+                .map(|v| v.verdict == Some(true))
+                .collect()
+        });
+        for (v, t) in r.verdicts.iter().zip(&truth) {
+            if cert.holds.contains(&v.formula) {
+                assert!(t, "{program}: {} claimed", v.formula);
+                // Answered by the abstraction: certified; by the
+                // exploration too: proved by it.
+                assert_ne!(v.certified, Some(false), "{program}: {}", v.formula);
+            }
+        }
+    }
+    assert!(claims >= 50, "only {claims} claims");
+}
+
+#[test]
+fn planted_corruptions_are_rejected() {
+    let (program, props, _) = cases()
+        .into_iter()
+        .find(|(p, _, _)| p.ends_with("Problem952.c"))
+        .expect("bundled");
+    let r = ltl(&program, &props, true);
+    let cert = r.certificate.expect("a certificate");
+    // A violated property claimed.
+    let violated = (r.verdicts.iter())
+        .find(|v| v.verdict == Some(false))
+        .expect("a violated property");
+    let mut bad = cert.clone();
+    bad.holds.push(violated.formula.clone());
+    let e = check(&program, &bad).expect_err("violated claim");
+    assert!(
+        matches!(e, CheckError::Fails { obligation: Obligation::Property(k), .. } if k == bad.holds.len() - 1),
+        "{e}"
+    );
+    // Every edge removed in turn: each removal the runs need is rejected
+    // at that region's consecution, and at least one is.
+    let mut rejected = 0;
+    for k in 0..cert.regions.len() {
+        for j in 0..cert.regions[k].edges.len() {
+            let mut bad = cert.clone();
+            bad.regions[k].edges.remove(j);
+            match check(&program, &bad) {
+                Ok(_) => {}
+                Err(CheckError::Fails {
+                    obligation: Obligation::Consecution(r),
+                    counterexample: Some(_),
+                    ..
+                }) if r == k => rejected += 1,
+                Err(e) => panic!("region {k} edge {j}: {e}"),
+            }
+        }
+    }
+    assert!(rejected > 0);
+    // An edge sent to a region its successors are not in.
+    let mut bad = cert.clone();
+    let n = bad.regions.len();
+    let mut moved = false;
+    'all: for k in 0..n {
+        for j in 0..bad.regions[k].edges.len() {
+            let e = &bad.regions[k].edges[j];
+            if bad.regions[e.target].bounds != bad.regions[(e.target + 1) % n].bounds {
+                bad.regions[k].edges[j].target = (e.target + 1) % n;
+                moved = true;
+                break 'all;
+            }
+        }
+    }
+    if moved {
+        assert!(check(&program, &bad).is_err());
+    }
+}
+
+/// Claims over a generated program's letters.
+fn formulas(rng: &mut impl Rng, inputs: &[String], outputs: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..8 {
+        let i = &inputs[rng.random_range(0..inputs.len())];
+        let o = &outputs[rng.random_range(0..outputs.len())];
+        let p = &outputs[rng.random_range(0..outputs.len())];
+        out.push(
+            match rng.random_range(0..6) {
+                0 => format!("(G ! o{o})"),
+                1 => format!("(F o{o})"),
+                2 => format!("(G (! i{i} | (F o{o})))"),
+                3 => format!("(! o{o} WU i{i})"),
+                4 => format!("(G (! o{o} | X (! o{p})))"),
+                _ => format!("(G (F o{o}))"),
+            }
+            .to_string(),
+        );
+    }
+    out
+}
+
+#[test]
+fn on_generated_programs_accepted_claims_hold() {
+    let dir = std::env::temp_dir().join(format!("rigor-ltl-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(26);
+    let (mut accepted, mut rejected) = (0, 0);
+    for n in 0..40 {
+        let path = dir.join(format!("Problem{n}.c"));
+        let text = common::generated(&mut rng);
+        std::fs::write(&path, &text).expect("written");
+        let path = path.to_string_lossy().to_string();
+        let p = rigor::frontend::load(&path).expect("loads");
+        let m = rigor::engine::Machine::compile(&p).expect("compiles");
+        let g = match rigor::absint::explore_abstract(&p, &m, &budget()) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("program {n}: {e}");
+                continue;
+            }
+        };
+        let fs = formulas(&mut rng, &g.inputs, &g.outputs);
+        let props = dir.join(format!("properties{n}.txt"));
+        let file: Vec<String> = (fs.iter().enumerate())
+            .map(|(k, f)| format!("#{k}: claim\n{f}\n"))
+            .collect();
+        std::fs::write(&props, file.join("\n")).expect("written");
+        let explicit = ltl(&path, &props.to_string_lossy(), false);
+        assert!(explicit.complete, "program {n} explored");
+        for (f, v) in fs.iter().zip(&explicit.verdicts) {
+            let cert =
+                rigor::absint::certify::certificate(&p, &m, &g, &[], std::slice::from_ref(f));
+            match check(&path, &cert) {
+                Ok(_) => {
+                    assert_eq!(v.verdict, Some(true), "program {n}: `{f}` accepted\n{text}");
+                    accepted += 1;
+                }
+                Err(CheckError::Fails {
+                    obligation: Obligation::Property(0),
+                    ..
+                }) => rejected += 1,
+                Err(e) => panic!("program {n}: `{f}`: {e}\n{text}"),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        accepted >= 20 && rejected >= 20,
+        "accepted {accepted}, rejected {rejected}"
+    );
+}
