@@ -526,11 +526,28 @@ impl Encoder<'_> {
             return self.expr(e, g, depth);
         }
         let mut inner = g.and(on);
+        if !calls(e) {
+            // Nothing in `e` changes the values: no copy to restore them.
+            let v = self.expr(e, &mut inner, depth)?;
+            *g = g.and(&on.not()).or(&inner);
+            return Ok(v);
+        }
         let before = self.cur.clone();
         let v = self.expr(e, &mut inner, depth)?;
         // Values changed by a call in `e` hold only where `on`.
         self.cur = merge(on, &self.cur, &before);
         *g = g.and(&on.not()).or(&inner);
         Ok(v)
+    }
+}
+
+/// Whether evaluating `e` calls a function (which may change values).
+fn calls(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => false,
+        Expr::Index(_, i) | Expr::Unary(_, i) => calls(i),
+        Expr::Binary(_, a, b) => calls(a) || calls(b),
+        Expr::Cond(c, a, b) => calls(c) || calls(a) || calls(b),
+        Expr::Call(..) => true,
     }
 }
