@@ -152,6 +152,28 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Every operator.
+    pub const ALL: [BinOp; 18] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::BitAnd,
+        BinOp::BitOr,
+        BinOp::BitXor,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::LogAnd,
+        BinOp::LogOr,
+    ];
+
     /// Evaluates the operator with the C99/Java 32-bit semantics; `None`
     /// for a division by zero.
     pub fn eval(self, a: i32, b: i32) -> Option<i32> {

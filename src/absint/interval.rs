@@ -268,26 +268,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const OPS: [BinOp; 18] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::Rem,
-        BinOp::Shl,
-        BinOp::Shr,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::Eq,
-        BinOp::Ne,
-        BinOp::Lt,
-        BinOp::Le,
-        BinOp::Gt,
-        BinOp::Ge,
-        BinOp::LogAnd,
-        BinOp::LogOr,
-    ];
+    const OPS: [BinOp; 18] = BinOp::ALL;
 
     /// Values near the interesting places: zero, small, the i32 limits.
     fn value() -> impl Strategy<Value = i32> {

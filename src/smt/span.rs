@@ -201,26 +201,7 @@ impl Span {
 mod tests {
     use super::*;
 
-    const OPS: [BinOp; 18] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::Rem,
-        BinOp::Shl,
-        BinOp::Shr,
-        BinOp::BitAnd,
-        BinOp::BitOr,
-        BinOp::BitXor,
-        BinOp::Eq,
-        BinOp::Ne,
-        BinOp::Lt,
-        BinOp::Le,
-        BinOp::Gt,
-        BinOp::Ge,
-        BinOp::LogAnd,
-        BinOp::LogOr,
-    ];
+    const OPS: [BinOp; 18] = BinOp::ALL;
 
     /// A few small spans around 0 and near both ends of `int`.
     fn spans(seed: &mut u64) -> Vec<Span> {
