@@ -11,7 +11,7 @@ mod common;
 
 use rand::{Rng, SeedableRng};
 use rigor::certificate::{Certificate, CheckError, Obligation};
-use rigor::check::certify::check_all;
+use rigor::check::certify::{check_all, check_claims};
 use rigor::check::ltl::{solve, LtlOptions, LtlReport};
 use rigor::system::Budget;
 
@@ -127,6 +127,15 @@ fn planted_corruptions_are_rejected() {
     let mut bad = cert.clone();
     bad.holds.push(violated.formula.clone());
     let e = check(&program, &bad).expect_err("violated claim");
+    // Claim by claim: only that one fails.
+    let p = rigor::frontend::load(&program).expect("loads");
+    let continues = rigor::ltl::check::invalid_continues(p.step_return);
+    let (_, claims) = check_claims(&p, &bad, continues, None).expect("the invariant holds");
+    let failing: Vec<usize> = (claims.iter().enumerate())
+        .filter(|(_, c)| c.is_err())
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(failing, vec![bad.holds.len() - 1]);
     assert!(
         matches!(e, CheckError::Fails { obligation: Obligation::Property(k), .. } if k == bad.holds.len() - 1),
         "{e}"

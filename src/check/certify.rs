@@ -53,6 +53,22 @@ pub fn check_all(
     invalid_continues: bool,
     deadline: Option<Instant>,
 ) -> Result<Checked, CheckError> {
+    let (checked, claims) = check_claims(p, c, invalid_continues, deadline)?;
+    claims
+        .into_iter()
+        .find_map(Result::err)
+        .map_or(Ok(checked), Err)
+}
+
+/// As [`check_all`], but each LTL claim on its own: the error of the
+/// invariant's obligations (which every claim needs), else the outcome of
+/// each claim, in order.
+pub fn check_claims(
+    p: &Program,
+    c: &Certificate,
+    invalid_continues: bool,
+    deadline: Option<Instant>,
+) -> Result<(Checked, Vec<Result<(), CheckError>>), CheckError> {
     let mut checked = check(p, c, deadline)?;
     let start = Instant::now();
     let inputs: Vec<String> = p.inputs.iter().map(|s| s.name.clone()).collect();
@@ -80,7 +96,7 @@ pub fn check_all(
         }
         steps.push(of_region);
     }
-    for (k, text) in c.holds.iter().enumerate() {
+    let claim = |k: usize, text: &String| -> Result<(), CheckError> {
         let bad = |why: String| CheckError::BadFormula {
             text: text.clone(),
             why,
@@ -118,8 +134,12 @@ pub fn check_all(
                 counterexample: None,
             });
         }
-        checked.obligations += 1;
-    }
+        Ok(())
+    };
+    let claims: Vec<Result<(), CheckError>> = (c.holds.iter().enumerate())
+        .map(|(k, text)| claim(k, text))
+        .collect();
+    checked.obligations += claims.len();
     checked.seconds += start.elapsed().as_secs_f64();
-    Ok(checked)
+    Ok((checked, claims))
 }

@@ -148,31 +148,45 @@ fn abstraction(
     (verdicts, report, cert)
 }
 
+/// What the checker said of a certificate of LTL claims: of the invariant,
+/// then of each claim.
+type ClaimsChecked = Result<(Checked, Vec<Result<(), CheckError>>), CheckError>;
+
 /// Marks the properties the abstraction proved as certified, or, where
-/// its certificate was not accepted, takes them back.
+/// their claim (or the whole certificate) was not accepted, takes them
+/// back.
 fn apply_certification(
     r: &mut LtlReport,
-    check: Option<Result<Checked, CheckError>>,
+    cert: Option<&Certificate>,
+    check: Option<ClaimsChecked>,
     certify: bool,
 ) {
+    let (Some(cert), Some(check)) = (cert, check) else {
+        return;
+    };
     let proved = |v: &LtlVerdict| v.verdict == Some(true) && v.certified == Some(false);
-    match check {
-        Some(Ok(c)) => {
-            for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
-                v.certified = Some(true);
-            }
+    let claims = match check {
+        Ok((c, claims)) => {
             r.certificate_seconds = Some(c.seconds);
+            claims
         }
-        Some(Err(e)) if certify => {
-            for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
+        Err(e) => {
+            r.certificate_note = Some(e.to_string());
+            vec![Err(e); cert.holds.len()]
+        }
+    };
+    for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
+        let outcome = (cert.holds.iter().zip(&claims)).find(|(f, _)| **f == v.formula);
+        match outcome {
+            Some((_, Ok(()))) => v.certified = Some(true),
+            Some((_, Err(e))) if certify => {
                 v.verdict = None;
                 v.note = Some(format!(
                     "the abstraction's certificate was not accepted ({e})"
                 ));
             }
-            r.certificate_note = Some(e.to_string());
+            _ => {}
         }
-        _ => {}
     }
 }
 
@@ -241,7 +255,7 @@ pub fn solve(
     let check_deadline = super::certify::check_deadline(budget);
     let (mut r, check) = std::thread::scope(|scope| {
         let checker = (cert.as_ref()).filter(|_| opts.certify).map(|c| {
-            scope.spawn(|| super::certify::check_all(&p, c, invalid_continues, check_deadline))
+            scope.spawn(|| super::certify::check_claims(&p, c, invalid_continues, check_deadline))
         });
         let r = if all_answered {
             let mut r = LtlReport::new(program, properties, abs_report);
@@ -266,7 +280,7 @@ pub fn solve(
         let check = checker.map(|h| h.join().unwrap_or(Err(CheckError::Stopped)));
         (r, check)
     });
-    apply_certification(&mut r, check, opts.certify);
+    apply_certification(&mut r, cert.as_ref(), check, opts.certify);
     r.peak_memory = crate::system::peak_resident_bytes();
     if opts.keep_certificate {
         r.certificate = cert;
