@@ -41,7 +41,8 @@ pub struct LabelVerdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<Evidence>,
     /// For an unreachable label proved by the abstraction: whether its
-    /// certificate passed the independent check.
+    /// certificate passed the independent check (never, so far, for a
+    /// pruned exploration, which has no certificate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certified: Option<bool>,
 }
@@ -482,6 +483,7 @@ pub fn check_with(
             None if v.verdict.is_some() => {
                 if v.verdict == Some(false) {
                     v.engine = Some(Evidence::PrunedExploration);
+                    v.certified = Some(false);
                 }
             }
             None => unknown.push(v.property),
@@ -504,6 +506,7 @@ pub fn check_with(
             Some((_, None)) => {
                 v.verdict = Some(false);
                 v.engine = Some(Evidence::PrunedExploration);
+                v.certified = Some(false);
             }
             None => {}
         }
