@@ -192,6 +192,22 @@ impl Obligations {
         step: &SymbolicStep,
         targets: &mut dyn Iterator<Item = usize>,
     ) -> Result<Obligations, CheckError> {
+        let mut any = Vec::new();
+        for t in targets {
+            any.push(names.inside(&c.regions[t].bounds, &step.post)?);
+        }
+        Obligations::staying(names, c, k, step, Cond::any(&any))
+    }
+
+    /// Region `k`'s goals where a step that goes on must end where `stays`
+    /// says (the congruences are added).
+    fn staying(
+        names: &Names,
+        c: &Certificate,
+        k: usize,
+        step: &SymbolicStep,
+        stays: Cond,
+    ) -> Result<Obligations, CheckError> {
         let here = (names.inside(&c.regions[k].bounds, &step.pre)?)
             .and(&names.congruent(&c.congruences, &step.pre)?)
             .and(&step.domain);
@@ -201,11 +217,7 @@ impl Obligations {
                 .map(|(_, b)| b)
                 .chain([&step.fault]),
         );
-        let mut any = Vec::new();
-        for t in targets {
-            any.push(names.inside(&c.regions[t].bounds, &step.post)?);
-        }
-        let stays = Cond::any(&any).and(&names.congruent(&c.congruences, &step.post)?);
+        let stays = stays.and(&names.congruent(&c.congruences, &step.post)?);
         Ok(Obligations {
             safety: here.and(&bad),
             consecution: here.and(&step.goes_on).and(&stays.not()),
@@ -222,7 +234,6 @@ impl Obligations {
         step: &SymbolicStep,
         input: &str,
     ) -> Result<Obligations, CheckError> {
-        let mut o = Obligations::of(names, c, k, step, &mut std::iter::empty())?;
         let valid = step.invalid.not();
         let mut matched = Vec::new();
         for e in c.regions[k].edges.iter().filter(|e| e.input == input) {
@@ -235,12 +246,7 @@ impl Obligations {
             };
             matched.push(reads.and(&names.inside(&c.regions[e.target].bounds, &step.post)?));
         }
-        let stays = Cond::any(&matched).and(&names.congruent(&c.congruences, &step.post)?);
-        let here = (names.inside(&c.regions[k].bounds, &step.pre)?)
-            .and(&names.congruent(&c.congruences, &step.pre)?)
-            .and(&step.domain);
-        o.consecution = here.and(&step.goes_on).and(&stays.not());
-        Ok(o)
+        Obligations::staying(names, c, k, step, Cond::any(&matched))
     }
 }
 
@@ -459,8 +465,7 @@ fn solve(
         solver.set_params(&params);
     }
     solver.assert(goal.term());
-    let res = solver.check();
-    match res {
+    match solver.check() {
         SatResult::Unsat => Ok(None),
         SatResult::Sat => {
             let model = solver.get_model();
