@@ -112,3 +112,28 @@ fn solve_keeps_going_after_a_bad_problem() {
         "answers of the good problem kept"
     );
 }
+
+/// A property file without a property is an error naming the file (LTL
+/// and CTL), not an empty answer.
+#[test]
+fn property_file_without_properties() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("no-properties.txt");
+    std::fs::write(&empty, "# only a comment\n\n").unwrap();
+    for (cmd, model) in [
+        ("ltl", root.join("ltl-finite/Problem951.c")),
+        ("ctl", root.join("ctl-small/model.aut")),
+    ] {
+        let out = Command::new(rigor_bin())
+            .args([cmd, "--quiet"])
+            .arg(&model)
+            .arg(&empty)
+            .output()
+            .expect("run rigor");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        assert!(err.contains("no-properties.txt"), "{cmd}: {err}");
+        assert!(out.stdout.is_empty(), "{cmd}: printed answers");
+    }
+}

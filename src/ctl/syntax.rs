@@ -407,7 +407,11 @@ pub fn parse_properties(file: &str, text: &str) -> Result<PropertyFile> {
 
 /// Reads and parses a property file.
 pub fn read_properties(path: &str) -> std::result::Result<PropertyFile, PropertyError> {
-    Ok(parse_properties(path, &read_text(path)?)?)
+    let file = parse_properties(path, &read_text(path)?)?;
+    if file.properties.is_empty() {
+        return Err(PropertyError::Empty { file: path.into() });
+    }
+    Ok(file)
 }
 
 fn parse_list(file: &str, ln: u32, text: &str) -> Result<Vec<String>> {

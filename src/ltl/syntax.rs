@@ -434,7 +434,11 @@ pub fn parse_properties(text: &str) -> PropertyFile {
 
 /// Reads and parses a property file.
 pub fn read_properties(path: &str) -> Result<PropertyFile, PropertyError> {
-    Ok(parse_properties(&read_text(path)?))
+    let file = parse_properties(&read_text(path)?);
+    if file.properties.is_empty() {
+        return Err(PropertyError::Empty { file: path.into() });
+    }
+    Ok(file)
 }
 
 #[cfg(test)]
