@@ -293,7 +293,16 @@ fn apply_certification(
     certify: bool,
 ) {
     let mut failed = None;
+    let mut pruned = 0;
     for v in &mut r.verdicts {
+        // A pruned exploration rests on the abstraction's guide for the
+        // states it skipped, and has no certificate of its own.
+        if v.engine == Some(Evidence::PrunedExploration) && certify {
+            v.verdict = None;
+            v.engine = None;
+            v.certified = None;
+            pruned += 1;
+        }
         if v.engine != Some(Evidence::Abstraction) {
             continue;
         }
@@ -310,6 +319,12 @@ fn apply_certification(
     if let Some(why) = failed {
         r.notes.push(format!(
             "the abstraction's certificate was not accepted ({why}); its labels are unknown"
+        ));
+    }
+    if pruned > 0 {
+        r.notes.push(format!(
+            "{pruned} label(s) found unreachable only by the exploration pruned with the \
+             abstraction's guide have no certificate; they are unknown (--no-certify answers them)"
         ));
     }
     if let Some(Ok(c)) = check {
