@@ -1,9 +1,16 @@
 //! The `rigor` command line. Each subcommand lives in `rigor::cli::<name>`;
 //! this file only dispatches. Exit status: 0 done, 1 bad input or internal
-//! error (message on stderr), 2 usage error (from clap).
+//! error (message on stderr), 2 usage error (from clap), 130 interrupted
+//! (after printing the answers proved so far).
 
 use clap::{Parser, Subcommand};
 use rigor::cli;
+use rigor::system::memory::Reserve;
+
+/// An allocation that fails under a hard memory cap stops the run with its
+/// answers instead of aborting it.
+#[global_allocator]
+static ALLOCATOR: Reserve = Reserve;
 
 /// rigor: a verifier for RERS problems.
 #[derive(Parser)]
@@ -44,6 +51,7 @@ enum Command {
 }
 
 fn main() {
+    Reserve::keep();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cli::info::run(&a),
@@ -61,6 +69,7 @@ fn main() {
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
     };
     match result {
+        Ok(_) if cli::limits::interrupted() => std::process::exit(cli::limits::EXIT_INTERRUPTED),
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("rigor: {e}");

@@ -31,7 +31,8 @@ pub struct Solved<'a> {
 /// Solves each problem in turn: reachability, then LTL when there is a
 /// property file, each stage with a budget from `budget` (called when the
 /// stage starts, so limits apply to each separately). `done` gets each
-/// problem's reports as soon as they are complete.
+/// problem's reports as soon as they are complete. When the budget's
+/// cancellation flag is raised, the problems not started are left out.
 pub fn solve_problems(
     problems: &[Problem],
     budget: impl Fn() -> Budget,
@@ -39,6 +40,10 @@ pub fn solve_problems(
     mut done: impl FnMut(Solved),
 ) {
     for p in problems {
+        // An interrupted run ends after the problem it was on.
+        if (budget().cancel).is_some_and(|c| c.is_cancelled()) {
+            break;
+        }
         let started = std::time::Instant::now();
         let program = p.program.to_string_lossy().to_string();
         let reach_opts = ReachOptions {
@@ -47,6 +52,7 @@ pub fn solve_problems(
             observer: observer.clone(),
             certify: true,
             keep_certificate: false,
+            on_verdict: None,
         };
         let reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
         let ltl = p.properties.as_ref().map(|props| {

@@ -25,6 +25,34 @@ pub fn check_deadline(budget: &crate::system::Budget) -> Option<std::time::Insta
     )
 }
 
+/// A certificate check running on a thread of its own, beside the rest of
+/// a run.
+pub struct PendingCheck<T>(std::thread::JoinHandle<Result<T, CheckError>>);
+
+/// How often a run waiting for its check looks whether it was cancelled.
+const CANCEL_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+impl<T: Send + 'static> PendingCheck<T> {
+    /// Starts `check` (which owns what it checks) on its own thread.
+    pub fn start(check: impl FnOnce() -> Result<T, CheckError> + Send + 'static) -> Self {
+        PendingCheck(std::thread::spawn(check))
+    }
+
+    /// The check's outcome; [`CheckError::Stopped`] at once if `budget` is
+    /// cancelled first (an interrupted run does not wait for a solver: the
+    /// thread is left to end with the process).
+    pub fn wait(self, budget: &crate::system::Budget) -> Result<T, CheckError> {
+        let cancelled = || (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
+        while !self.0.is_finished() {
+            if cancelled() {
+                return Err(CheckError::Stopped);
+            }
+            std::thread::sleep(CANCEL_POLL);
+        }
+        self.0.join().unwrap_or(Err(CheckError::Stopped))
+    }
+}
+
 /// Reads the program at `program` and the certificate at `file` and checks
 /// the certificate, giving up at `deadline`.
 pub fn solve(

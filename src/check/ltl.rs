@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::certify::PendingCheck;
 use super::InputError;
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
@@ -253,11 +254,14 @@ pub fn solve(
     // The independent check of the certificate runs beside the
     // exploration, until the run's deadline.
     let check_deadline = super::certify::check_deadline(budget);
-    let (mut r, check) = std::thread::scope(|scope| {
-        let checker = (cert.as_ref()).filter(|_| opts.certify).map(|c| {
-            scope.spawn(|| super::certify::check_claims(&p, c, invalid_continues, check_deadline))
-        });
-        let r = if all_answered {
+    let checker = (cert.as_ref()).filter(|_| opts.certify).map(|c| {
+        let (p, c) = (p.clone(), c.clone());
+        PendingCheck::start(move || {
+            super::certify::check_claims(&p, &c, invalid_continues, check_deadline)
+        })
+    });
+    let mut r = {
+        if all_answered {
             let mut r = LtlReport::new(program, properties, abs_report);
             r.verdicts = abs_verdicts.into_iter().flatten().collect();
             r.product_states = r.verdicts.iter().map(|v| v.product_states).sum();
@@ -276,10 +280,9 @@ pub fn solve(
                 base,
                 abs,
             )
-        };
-        let check = checker.map(|h| h.join().unwrap_or(Err(CheckError::Stopped)));
-        (r, check)
-    });
+        }
+    };
+    let check = checker.map(|c| c.wait(budget));
     apply_certification(&mut r, cert.as_ref(), check, opts.certify);
     r.peak_memory = crate::system::peak_resident_bytes();
     if opts.keep_certificate {

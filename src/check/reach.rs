@@ -15,10 +15,12 @@
 //! find. Pumped and guided witnesses are not always shortest; every
 //! witness is replayed.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use super::certify::PendingCheck;
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
@@ -211,6 +213,7 @@ fn search_rounds(
     budget: &Budget,
     labels: &[u32],
     guide: &mut AbstractGuide,
+    on_error: Option<&crate::explore::ErrorFound>,
 ) -> Settled {
     let mut out = Settled::default();
     // One search; whether it settled the label.
@@ -219,6 +222,9 @@ fn search_rounds(
         out.states += gs.states;
         let exhausted = gs.exhausted();
         if let Some((_, p)) = gs.found.into_iter().next() {
+            if let Some(tell) = on_error.filter(|_| replay(m, &p) == Ok(Outcome::Error(l))) {
+                tell(l, &p);
+            }
             out.verdicts.push((l, Some(p)));
         } else if exhausted {
             out.verdicts.push((l, None));
@@ -273,6 +279,25 @@ pub struct ReachOptions {
     /// Put the abstraction's certificate in the report (see
     /// [`ReachReport::certificate`]).
     pub keep_certificate: bool,
+    /// Told of each reachable label the moment its witness replayed, before
+    /// the run ends.
+    pub on_verdict: Option<VerdictSink>,
+}
+
+/// Receives a label's verdict as soon as it is final (see
+/// [`ReachOptions::on_verdict`]): a reachable label with its witness.
+pub type VerdictSink = Arc<dyn Fn(&LabelVerdict) + Send + Sync>;
+
+/// The reachable verdict of `label` with witness `path` (input indices
+/// into `inputs`), as told to a [`VerdictSink`].
+fn reached(label: u32, path: &[usize], inputs: &[String]) -> LabelVerdict {
+    LabelVerdict {
+        property: label,
+        verdict: Some(true),
+        witness: Some(path.iter().map(|&k| inputs[k].clone()).collect()),
+        engine: Some(Evidence::Witness),
+        certified: None,
+    }
 }
 
 /// The certificate of the labels the abstraction `g` never reaches.
@@ -339,13 +364,23 @@ fn apply_certification(
 pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachReport, InputError> {
     if let Some(g) = crate::lts::load_model_graph(path) {
         let g = g?;
-        return Ok(check(&g, path, budget, &search_options(opts, Vec::new())));
+        return Ok(check(
+            &g,
+            path,
+            budget,
+            &search_options(opts, g.inputs(), Vec::new()),
+        ));
     }
     let p = crate::frontend::load(path)?;
     let m = Machine::compile(&p)?;
     if let Some(log) = &opts.seed_log {
         let seeds = crate::abbadingo::read(log)?.input_sequences(&m)?;
-        return Ok(check(&m, path, budget, &search_options(opts, seeds)));
+        return Ok(check(
+            &m,
+            path,
+            budget,
+            &search_options(opts, m.inputs(), seeds),
+        ));
     }
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
@@ -358,27 +393,24 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
         (None, None)
     };
     let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
-    let search = search_options(opts, Vec::new());
+    let search = search_options(opts, m.inputs(), Vec::new());
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
-    let (mut r, check) = std::thread::scope(|scope| {
-        let checker = (cert.as_ref())
-            .filter(|c| opts.certify && !c.unreachable.is_empty())
-            .map(|c| {
-                scope.spawn(|| {
-                    crate::certificate::check(&p, c, super::certify::check_deadline(budget))
-                })
-            });
-        let r = check_with(
-            &m,
-            path,
-            budget,
-            &search,
-            abstraction.as_ref().map(|g| (&p, g)),
-        );
-        let check = checker.map(|h| h.join().unwrap_or(Err(CheckError::Stopped)));
-        (r, check)
-    });
+    let checker = (cert.as_ref())
+        .filter(|c| opts.certify && !c.unreachable.is_empty())
+        .map(|c| {
+            let (p, c) = (p.clone(), c.clone());
+            let deadline = super::certify::check_deadline(budget);
+            PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
+        });
+    let mut r = check_with(
+        &m,
+        path,
+        budget,
+        &search,
+        abstraction.as_ref().map(|g| (&p, g)),
+    );
+    let check = checker.map(|c| c.wait(budget));
     r.abstraction_note = note;
     if abstraction.is_some() {
         apply_certification(&mut r, check.as_ref(), opts.certify);
@@ -390,8 +422,14 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
 }
 
 /// The options of the breadth-first search of a reachability run.
-fn search_options(opts: &ReachOptions, seeds: Vec<Vec<usize>>) -> Options {
+fn search_options(opts: &ReachOptions, inputs: &[String], seeds: Vec<Vec<usize>>) -> Options {
+    let on_error = opts.on_verdict.clone().map(|sink| {
+        let inputs = inputs.to_vec();
+        Arc::new(move |label: u32, path: &[usize]| sink(&reached(label, path, &inputs)))
+            as crate::explore::ErrorFound
+    });
     Options {
+        on_error,
         keep_graph: false,
         stop_when_all_errors_found: true,
         observer: opts.observer.clone(),
@@ -433,16 +471,16 @@ pub fn check_with(
         let deadline = budget.share(PUMP_SHARE).deadline;
         for &l in wanted {
             let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
-            match g.path_to_error(l) {
-                Some(path) if reaches(&path) => early.push((l, path)),
-                Some(_) => {
-                    if let Some(path) = counter_witness(p, m, g, l, deadline) {
-                        if reaches(&path) {
-                            early.push((l, path));
-                        }
-                    }
+            let found = match g.path_to_error(l) {
+                Some(path) if reaches(&path) => Some(path),
+                Some(_) => counter_witness(p, m, g, l, deadline).filter(|path| reaches(path)),
+                None => None,
+            };
+            if let Some(path) = found {
+                if let Some(tell) = &opts.on_error {
+                    tell(l, &path);
                 }
-                None => {}
+                early.push((l, path));
             }
         }
     }
@@ -508,7 +546,7 @@ pub fn check_with(
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
         return r;
     }
-    let found = search_rounds(m, budget, &unknown, guide);
+    let found = search_rounds(m, budget, &unknown, guide, opts.on_error.as_ref());
     r.guided_states = found.states;
     for v in &mut r.verdicts {
         match found.verdicts.iter().find(|f| f.0 == v.property) {

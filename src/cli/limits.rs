@@ -2,11 +2,11 @@
 //! progress display.
 
 use std::io::IsTerminal;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::explore::{Observer, Sample};
 use crate::system::budget::total_memory;
-use crate::system::{Budget, LimitError};
+use crate::system::{Budget, Cancel, LimitError};
 
 /// Resource limits and progress, as command-line flags.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -32,7 +32,9 @@ impl LimitArgs {
     pub fn budget(&self) -> Result<Budget, LimitError> {
         let memory = (self.memory_limit.map(|m| m.saturating_mul(1024 * 1024)))
             .or_else(|| total_memory().map(|t| t / 10 * 8));
-        Budget::from_flags(self.max_states, self.timeout, memory)
+        let mut budget = Budget::from_flags(self.max_states, self.timeout, memory)?;
+        budget.cancel = Some(interrupt().clone());
+        Ok(budget)
     }
 
     /// A progress bar on stderr, when it is a terminal and not `--quiet`;
@@ -61,4 +63,33 @@ impl LimitArgs {
             bar.tick();
         }))
     }
+}
+
+/// The flag an interrupt (SIGINT, SIGTERM, SIGHUP) raises: every budget of
+/// the run holds it, so the run stops as at a limit and prints what it has
+/// proved. A second interrupt ends the process at once.
+fn interrupt() -> &'static Cancel {
+    static FLAG: OnceLock<Cancel> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Cancel::new();
+        let raised = flag.clone();
+        // Without a handler (one was set already), interrupts keep their
+        // default action: the answers written so far stay written.
+        let _ = ctrlc::set_handler(move || {
+            if raised.is_cancelled() {
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+            eprintln!("rigor: interrupted; answering what is proved so far");
+            raised.cancel();
+        });
+        flag
+    })
+}
+
+/// The exit code of a run that was interrupted.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Whether the run was interrupted (its answers are those proved before).
+pub fn interrupted() -> bool {
+    interrupt().is_cancelled()
 }

@@ -16,6 +16,7 @@ pub mod reach;
 pub mod replay;
 pub mod score;
 pub mod solve;
+pub mod stream;
 pub mod validate;
 
 /// The result subcommands return: the exit code, or the error to print.

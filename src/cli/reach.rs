@@ -1,10 +1,12 @@
 //! `rigor reach PROGRAM`: which error labels are reachable.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use super::limits::LimitArgs;
+use super::stream::AnswerStream;
 use super::CliResult;
-use crate::check::reach::{self, ReachOptions};
+use crate::check::reach::{self, LabelVerdict, ReachOptions};
 use crate::error::write_file;
 
 /// Arguments of `rigor reach`.
@@ -39,26 +41,39 @@ pub struct Args {
 
 /// Runs `rigor reach`.
 pub fn run(args: &Args) -> CliResult {
+    // Reachable labels are written as their witnesses replay; the rest
+    // when the run ends.
+    let stream = Arc::new(AnswerStream::new(
+        crate::ir::problem_name(&args.program),
+        !args.json,
+        args.witness.as_deref(),
+    )?);
+    let sink = Arc::clone(&stream);
     let opts = ReachOptions {
         abstraction: !args.no_abstraction,
         seed_log: args.seed_log.clone(),
         observer: args.limits.observer(),
         certify: !args.no_certify,
         keep_certificate: args.certificate.is_some(),
+        on_verdict: Some(Arc::new(move |v: &LabelVerdict| {
+            let witness = v.witness.as_ref().map(|w| w.join(" "));
+            sink.answer(v.property as usize, true, witness.as_deref());
+        })),
     };
     let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
     drop(opts);
-    if let Some(path) = &args.witness {
-        write_file(path, &r.witnesses())?;
+    for v in &r.verdicts {
+        if let Some(b) = v.verdict {
+            let witness = v.witness.as_ref().map(|w| w.join(" "));
+            stream.answer(v.property as usize, b, witness.as_deref());
+        }
     }
+    Arc::into_inner(stream).map_or(Ok(()), AnswerStream::finish)?;
     if let (Some(path), Some(c)) = (&args.certificate, &r.certificate) {
         write_file(path, &c.to_text())?;
     }
-    let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", crate::cli::json(&r))?;
-    } else {
-        write!(out, "{}", r.csv())?;
+        writeln!(std::io::stdout().lock(), "{}", crate::cli::json(&r))?;
     }
     for n in &r.notes {
         eprintln!("rigor: {n}");

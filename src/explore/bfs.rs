@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::store::StateStore;
 use crate::system::{
-    Budget, Edge, Fault, Outcome, StateGraph, StateId, StopReason, System, NO_STATE,
+    replay, Budget, Edge, Fault, Outcome, StateGraph, StateId, StopReason, System, NO_STATE,
 };
 
 /// A snapshot of a running search, for progress displays and plots.
@@ -38,6 +38,11 @@ pub struct Sample {
 /// recorder for plots).
 pub type Observer = Arc<dyn Fn(&Sample) + Send + Sync>;
 
+/// Told of each error label the moment a search first reaches it, with
+/// the input sequence of a run that replays to it (so that answers can be
+/// written before the search ends).
+pub type ErrorFound = Arc<dyn Fn(u32, &[usize]) + Send + Sync>;
+
 /// What the explorer should keep and whom it tells.
 #[derive(Clone, Default)]
 pub struct Options {
@@ -52,6 +57,8 @@ pub struct Options {
     /// With `stop_when_all_errors_found`: the labels to look for, if not all
     /// of the system's (the others are known to be unreachable).
     pub wanted_errors: Option<Vec<u32>>,
+    /// Told of each error label when it is first reached.
+    pub on_error: Option<ErrorFound>,
 }
 
 /// A step the system could not execute.
@@ -101,14 +108,8 @@ impl Exploration {
     }
 
     /// The shortest input sequence from the initial state to `s`.
-    pub fn path_to(&self, mut s: StateId) -> Vec<usize> {
-        let mut path = Vec::new();
-        while self.parent[s as usize] != NO_STATE {
-            path.push(self.parent_input[s as usize] as usize);
-            s = self.parent[s as usize];
-        }
-        path.reverse();
-        path
+    pub fn path_to(&self, s: StateId) -> Vec<usize> {
+        path_to(&self.parent, &self.parent_input, s)
     }
 
     /// The input sequence of the shortest run found to error `label` (the
@@ -125,6 +126,45 @@ impl Exploration {
         self.store = StateStore::new(0);
         self.parent = Vec::new();
         self.parent_input = Vec::new();
+    }
+}
+
+/// The input sequence from the initial state to `s`, following the parent
+/// links of a search.
+pub(super) fn path_to(parent: &[StateId], parent_input: &[u16], mut s: StateId) -> Vec<usize> {
+    let mut path = Vec::new();
+    while parent[s as usize] != NO_STATE {
+        path.push(parent_input[s as usize] as usize);
+        s = parent[s as usize];
+    }
+    path.reverse();
+    path
+}
+
+/// How many more elements `v` would take if it had to grow to hold `n`
+/// more (0 when it has the room): its capacity, as it doubles.
+pub(super) fn vec_growth<T>(v: &Vec<T>, n: usize) -> usize {
+    if v.capacity() - v.len() < n {
+        v.capacity().max(n)
+    } else {
+        0
+    }
+}
+
+/// Tells `on_error` of label `n`, first reached by input `i` from state
+/// `s`, if the run replays to it.
+fn tell_error<S: System>(
+    sys: &S,
+    on_error: &ErrorFound,
+    (parent, parent_input): (&[StateId], &[u16]),
+    s: StateId,
+    i: usize,
+    n: u32,
+) {
+    let mut path = path_to(parent, parent_input, s);
+    path.push(i);
+    if replay(sys, &path) == Ok(Outcome::Error(n)) {
+        on_error(n, &path);
     }
 }
 
@@ -251,6 +291,17 @@ pub fn explore_pruned<S: System>(
                 o(&sample(store.len(), pruned, depth, wanted_found));
             }
         }
+        // The tables grow here, or the run stops at the memory limit.
+        let grow = store.bytes_to_grow(n_inputs) + vec_growth(&parent, n_inputs) * 6;
+        if (grow > 0 && !budget.can_grow(grow))
+            || !store.try_make_room(n_inputs)
+            || parent.try_reserve(n_inputs).is_err()
+            || parent_input.try_reserve(n_inputs).is_err()
+            || (opts.keep_graph && edges.try_reserve(n_inputs).is_err())
+        {
+            stopped = Some(StopReason::MemoryLimit);
+            break;
+        }
         let s = expanded;
         store.get(s, &mut cur);
         if let Some(p) = prune.as_deref_mut() {
@@ -274,6 +325,9 @@ pub fn explore_pruned<S: System>(
                 Ok(o @ Outcome::Error(n)) => {
                     if error_seen.insert(n) && labels.binary_search(&n).is_ok() {
                         errors.push((n, s, i));
+                        if let Some(tell) = &opts.on_error {
+                            tell_error(sys, tell, (&parent, &parent_input), s, i, n);
+                        }
                         wanted_found += wanted.contains(&n) as usize;
                         unfound.retain(|&l| l != n);
                     }

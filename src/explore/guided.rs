@@ -13,7 +13,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::bfs::{Estimate, Guide};
+use super::bfs::{path_to, Estimate, Guide};
 use super::store::StateStore;
 use crate::system::{Budget, Outcome, StateId, StopReason, System, NO_STATE};
 
@@ -65,15 +65,6 @@ pub fn guided_search<S: System>(
     let mut scratch = sys.scratch();
     let mut cur = sys.initial_state();
     let mut next = cur.clone();
-    let path_to = |parent: &[StateId], parent_input: &[u16], mut s: StateId| {
-        let mut p = Vec::new();
-        while parent[s as usize] != NO_STATE {
-            p.push(parent_input[s as usize] as usize);
-            s = parent[s as usize];
-        }
-        p.reverse();
-        p
-    };
     let priority = |d: u32, h: u32| d as u64 + weight as u64 * h as u64;
 
     store.insert(&cur);
@@ -105,6 +96,19 @@ pub fn guided_search<S: System>(
                 out.stopped = Some(why);
                 break;
             }
+        }
+        let n = sys.n_inputs();
+        let grow = store.bytes_to_grow(n) + super::bfs::vec_growth(&parent, n) * 30;
+        if (grow > 0 && !budget.can_grow(grow))
+            || !store.try_make_room(n)
+            || parent.try_reserve(n).is_err()
+            || parent_input.try_reserve(n).is_err()
+            || depth.try_reserve(n).is_err()
+            || estimate.try_reserve(n).is_err()
+            || heap.try_reserve(n).is_err()
+        {
+            out.stopped = Some(StopReason::MemoryLimit);
+            break;
         }
         store.get(s, &mut cur);
         let d = depth[s as usize];

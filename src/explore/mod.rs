@@ -11,6 +11,7 @@ pub mod guided;
 pub mod store;
 
 pub use bfs::{
-    explore, explore_pruned, Estimate, Exploration, FaultAt, Guide, Observer, Options, Sample,
+    explore, explore_pruned, ErrorFound, Estimate, Exploration, FaultAt, Guide, Observer, Options,
+    Sample,
 };
 pub use guided::{guided_search, GuidedSearch};

@@ -225,6 +225,37 @@ impl StateStore {
         self.table = table;
     }
 
+    /// Bytes the store would allocate to make room for `n` more states (0
+    /// when it has the room): the doubling of its rows and of its table.
+    pub fn bytes_to_grow(&self, n: usize) -> usize {
+        let rb = self.row_bytes;
+        let rows = if self.rows.capacity() - self.rows.len() < n * rb {
+            self.rows.capacity().max(n * rb)
+        } else {
+            0
+        };
+        let table = if self.table.capacity() - self.table.len() < n {
+            // Twice the buckets, each an id and a control byte.
+            2 * self.table.capacity().max(n) * 5
+        } else {
+            0
+        };
+        rows + table
+    }
+
+    /// Makes room for `n` more states without another allocation; false
+    /// when the memory for it cannot be had (the store is unchanged).
+    pub fn try_make_room(&mut self, n: usize) -> bool {
+        let rb = self.row_bytes;
+        let (rows, hasher) = (&self.rows, &self.hasher);
+        self.table
+            .try_reserve(n, |&id| {
+                Self::hash_row(hasher, &rows[id as usize * rb..(id as usize + 1) * rb])
+            })
+            .is_ok()
+            && self.rows.try_reserve(n * rb).is_ok()
+    }
+
     /// Looks `state` up; inserts it if new. Returns `(id, inserted)`.
     pub fn insert(&mut self, state: &[i32]) -> (u32, bool) {
         self.encode(state);

@@ -1,0 +1,107 @@
+//! Answers written the moment they are proved, so that a run that is
+//! killed or interrupted keeps them: RERS CSV lines on stdout and witness
+//! lines in the `--witness` file, each flushed at once and each written
+//! only once (the end of the run writes the answers not written yet).
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
+use std::sync::Mutex;
+
+use crate::error::Error;
+
+/// Where a run's answers go as they come.
+pub struct AnswerStream {
+    problem: String,
+    /// Whether CSV lines go to stdout (not with `--json`).
+    csv: bool,
+    inner: Mutex<Written>,
+}
+
+/// What has been written so far.
+struct Written {
+    witness: Option<(String, File)>,
+    answered: HashSet<usize>,
+    error: Option<Error>,
+}
+
+impl AnswerStream {
+    /// A stream for `problem`'s answers: CSV lines on stdout when `csv`,
+    /// witness lines in the file `witness` (created now, empty).
+    pub fn new(problem: String, csv: bool, witness: Option<&str>) -> Result<AnswerStream, Error> {
+        let witness = match witness {
+            Some(path) => Some((
+                path.to_string(),
+                File::create(path).map_err(|e| Error::write(path, e))?,
+            )),
+            None => None,
+        };
+        Ok(AnswerStream {
+            problem,
+            csv,
+            inner: Mutex::new(Written {
+                witness,
+                answered: HashSet::new(),
+                error: None,
+            }),
+        })
+    }
+
+    /// Writes the answer `verdict` for `property`, and its witness line
+    /// (`property,witness`) if it has one, unless that property was
+    /// answered already.
+    pub fn answer(&self, property: usize, verdict: bool, witness: Option<&str>) {
+        let Ok(mut w) = self.inner.lock() else {
+            return;
+        };
+        if !w.answered.insert(property) {
+            return;
+        }
+        if self.csv {
+            let mut out = std::io::stdout().lock();
+            let line = format!("{},{},{}\n", self.problem, property, verdict);
+            if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+                w.error.get_or_insert(Error::write("standard output", e));
+            }
+        }
+        if let (Some(text), Some((path, file))) = (witness, w.witness.as_mut()) {
+            let line = format!("{property},{text}\n");
+            if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
+                let e = Error::write(path.clone(), e);
+                w.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// The first error met while writing, if any.
+    pub fn finish(self) -> Result<(), Error> {
+        match self.inner.into_inner() {
+            Ok(w) => w.error.map_or(Ok(()), Err),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_answer_is_written_once_with_its_witness() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("w.txt");
+        let s = AnswerStream::new("7".into(), false, Some(path.to_str().unwrap())).unwrap();
+        s.answer(3, true, Some("iA iB"));
+        s.answer(3, true, Some("iA iB iC"));
+        s.answer(4, false, None);
+        s.finish().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "3,iA iB\n");
+    }
+
+    #[test]
+    fn an_unwritable_witness_file_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("no/such/dir/w.txt");
+        assert!(AnswerStream::new("7".into(), false, Some(path.to_str().unwrap())).is_err());
+    }
+}
