@@ -123,6 +123,23 @@ impl Budget {
         self.spent_time_or_memory()
     }
 
+    /// Whether `bytes` more memory may be taken now: false when it would
+    /// cross the memory limit or near the address-space limit. Tables ask
+    /// before they double, since a doubling can cross a limit that the
+    /// periodic checks never saw approach.
+    pub fn can_grow(&self, bytes: usize) -> bool {
+        let bytes = bytes as u64;
+        let resident_ok = self
+            .memory_limit
+            .is_none_or(|m| resident_bytes().is_none_or(|r| r.saturating_add(bytes) < m));
+        let address_ok = super::memory::address_space_limit().is_none_or(|limit| {
+            super::memory::address_space_used().is_none_or(|used| {
+                (used.saturating_add(bytes) as f64) < limit as f64 * ADDRESS_SPACE_SHARE
+            })
+        });
+        resident_ok && address_ok
+    }
+
     /// [`Budget::spent`] without the state limit: the deadline, the memory
     /// limit and cancellation.
     pub fn spent_time_or_memory(&self) -> Option<StopReason> {
@@ -136,6 +153,9 @@ impl Budget {
             if resident_bytes().is_some_and(|r| r >= m) {
                 return Some(StopReason::MemoryLimit);
             }
+        }
+        if super::memory::exhausted() || near_address_space_limit() {
+            return Some(StopReason::MemoryLimit);
         }
         None
     }
@@ -177,6 +197,18 @@ impl Budget {
 /// Resident set size of this process in bytes, if the platform tells.
 pub fn resident_bytes() -> Option<u64> {
     memory_stats::memory_stats().map(|m| m.physical_mem as u64)
+}
+
+/// Share of a hard address-space limit (`ulimit -v`) at which a run
+/// stops, leaving room for a table to grow once more and for the answers.
+const ADDRESS_SPACE_SHARE: f64 = 0.85;
+
+/// Whether the process is close to its address-space limit, if it has one.
+fn near_address_space_limit() -> bool {
+    super::memory::address_space_limit().is_some_and(|limit| {
+        super::memory::address_space_used()
+            .is_some_and(|used| used as f64 >= limit as f64 * ADDRESS_SPACE_SHARE)
+    })
 }
 
 /// Peak resident set size of this process in bytes, if the platform tells.

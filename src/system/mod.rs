@@ -17,6 +17,7 @@
 
 pub mod budget;
 pub mod graph;
+pub mod memory;
 pub mod outcome;
 
 pub use budget::{peak_resident_bytes, resident_bytes, Budget, Cancel, LimitError, StopReason};

@@ -1,0 +1,110 @@
+//! Running out of memory as a limit, not a crash.
+//!
+//! Under a hard cap (`ulimit -v`, a container's limit) an allocation can
+//! fail, and Rust's default is to abort: every answer found so far would
+//! be lost. [`Reserve`], the binary's global allocator, keeps a block of
+//! address space in reserve; the first allocation that fails gives the
+//! reserve back, raises [`exhausted`] and is tried again. Every
+//! [`crate::system::Budget`] then reads as spent
+//! ([`crate::system::StopReason::MemoryLimit`]), and the run ends with the
+//! answers it has, in the room the reserve left. The large tables of the
+//! explorers grow with `try_reserve` besides, so that the doubling of a
+//! table of gigabytes fails softly too.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+
+/// Bytes kept in reserve: room to stop, write the answers and exit.
+const RESERVE_BYTES: usize = 64 << 20;
+
+static RESERVE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static EXHAUSTED: AtomicBool = AtomicBool::new(false);
+
+fn reserve_layout() -> Layout {
+    Layout::from_size_align(RESERVE_BYTES, 4096).expect("a valid layout")
+}
+
+/// The system allocator with a reserve (see the module documentation).
+/// Call [`Reserve::keep`] once at start.
+pub struct Reserve;
+
+impl Reserve {
+    /// Sets the reserve aside (address space only: its pages are never
+    /// touched, so it costs no resident memory).
+    pub fn keep() {
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { System.alloc(reserve_layout()) };
+        if !p.is_null() {
+            let old = RESERVE.swap(p, Ordering::SeqCst);
+            if !old.is_null() {
+                // SAFETY: `old` came from `System.alloc` with this layout.
+                unsafe { System.dealloc(old, reserve_layout()) };
+            }
+        }
+    }
+
+    /// Gives the reserve back after a failed allocation; whether there was
+    /// one to give.
+    fn release() -> bool {
+        EXHAUSTED.store(true, Ordering::SeqCst);
+        let p = RESERVE.swap(std::ptr::null_mut(), Ordering::SeqCst);
+        if p.is_null() {
+            return false;
+        }
+        // SAFETY: `p` came from `System.alloc` with this layout, and the
+        // swap made this the only owner.
+        unsafe { System.dealloc(p, reserve_layout()) };
+        true
+    }
+}
+
+/// Whether an allocation has failed in this process (the memory is
+/// exhausted: every budget reads as spent).
+pub fn exhausted() -> bool {
+    EXHAUSTED.load(Ordering::Relaxed)
+}
+
+// SAFETY: every call is forwarded to the system allocator; a failed one
+// is retried once after the reserve was freed.
+unsafe impl GlobalAlloc for Reserve {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if p.is_null() && Reserve::release() {
+            return System.alloc(layout);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if p.is_null() && Reserve::release() {
+            return System.alloc_zeroed(layout);
+        }
+        p
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if p.is_null() && Reserve::release() {
+            return System.realloc(ptr, layout, new_size);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+/// The process's address-space limit (`ulimit -v`) in bytes, if it has one.
+pub fn address_space_limit() -> Option<u64> {
+    // SAFETY: getrlimit only writes the struct it is given.
+    let mut lim: libc::rlimit = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } == 0;
+    (ok && lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur)
+}
+
+/// The address space this process uses, in bytes, if the platform tells.
+pub fn address_space_used() -> Option<u64> {
+    memory_stats::memory_stats().map(|m| m.virtual_mem as u64)
+}

@@ -1,0 +1,94 @@
+//! Nothing lost: answers are written as they are proved, an interrupted
+//! run keeps them and says so, and a hard memory cap ends a run with its
+//! answers instead of an abort.
+
+mod common;
+
+use common::{rers_dir, rigor_bin};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Lines of the CSV in `path`.
+fn csv_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A large problem, interrupted with SIGTERM once it has written a few
+/// answers: they stay on stdout (with their witnesses), the run says
+/// "interrupted" and exits with 130.
+#[test]
+fn an_interrupted_run_keeps_its_answers() {
+    let Some(dir) = rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    let program = dir.join("2019/seq-reach/Problem16/Problem16.c");
+    if !program.is_file() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, err, witness) = (
+        tmp.path().join("out.csv"),
+        tmp.path().join("err.txt"),
+        tmp.path().join("witness.txt"),
+    );
+    let mut child = Command::new(rigor_bin())
+        .args(["reach", "--quiet", "--no-abstraction", "--timeout", "300"])
+        .arg(&program)
+        .arg("--witness")
+        .arg(&witness)
+        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
+        .spawn()
+        .expect("run rigor");
+    let start = Instant::now();
+    while csv_lines(&out).len() < 3 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let seen = csv_lines(&out);
+    assert!(seen.len() >= 3, "no answer written while running");
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let after = csv_lines(&out);
+    assert!(after.len() >= seen.len());
+    assert!(seen.iter().all(|l| after.contains(l)));
+    assert!(after.iter().all(|l| l.ends_with(",true")), "{after:?}");
+    let stderr = std::fs::read_to_string(&err).unwrap();
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(csv_lines(&witness).len(), after.len());
+}
+
+/// Under a hard address-space cap (`ulimit -v`), an exploration that
+/// outgrows it stops at the memory limit and prints what it found; it never
+/// aborts on a failed allocation.
+#[test]
+fn a_hard_memory_cap_ends_a_run_with_its_answers() {
+    let Some(dir) = rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    let program = dir.join("2019/training-seq-reach/Problem11/Problem11.c");
+    if !program.is_file() {
+        return;
+    }
+    let script = format!(
+        "ulimit -v 400000 && exec '{}' reach --quiet --no-abstraction '{}'",
+        rigor_bin().display(),
+        program.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("run sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+    let answers = String::from_utf8_lossy(&out.stdout);
+    assert!(answers.lines().count() >= 10, "{answers}{stderr}");
+}
