@@ -36,7 +36,7 @@ enum Command {
     Ctl(cli::ctl::Args),
     /// Compare two programs' input/output behaviour (e.g. C against Java).
     Compare(cli::compare::Args),
-    /// Confirms reachability witnesses on the gcc-compiled original program.
+    /// Confirms reachability witnesses on the original program (gcc or javac).
     Validate(cli::validate::Args),
     /// Re-checks a certificate of unreachability (independent SMT checker).
     CheckCertificate(cli::check_certificate::Args),

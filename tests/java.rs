@@ -670,3 +670,68 @@ fn compare_by_structure_and_its_planted_mutation() {
     assert_ne!(r["method"], "structure", "{r}");
     assert_ne!(code, Some(0), "{r}");
 }
+
+/// `rigor validate` on a Java program: exit code, stdout.
+fn validate(program: &Path, witnesses: &Path) -> (Option<i32>, String) {
+    let out = Command::new(rigor_bin())
+        .arg("validate")
+        .arg(program)
+        .arg(witnesses)
+        .output()
+        .expect("run rigor validate");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// Every reachable-label witness of the shared Java programs with truth is
+/// confirmed by the javac-compiled original; planted wrong witnesses (the
+/// last input dropped, another label claimed) are not.
+#[test]
+fn java_witnesses_are_confirmed_by_javac() {
+    let Some(dir) = rers_dir() else { return };
+    if Command::new("javac").arg("-version").output().is_err() {
+        eprintln!("skipped: javac not found (Debian's default-jdk-headless)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for rel in [
+        "2017/seq-reach/Problem10/Problem10.java",
+        "2017/seq-reach/Problem11/Problem11.java",
+        "2019/training-seq-reach/Problem11/Problem11.java",
+        "2019/training-seq-reach/Problem12/Problem12.java",
+        "2019/training-seq-reach/Problem13/Problem13.java",
+    ] {
+        let program = dir.join(rel);
+        let w = tmp.path().join("witnesses.txt");
+        let r = reach_json(&program, &["--witness", w.to_str().unwrap()]);
+        let reachable = (r["verdicts"].as_array().unwrap().iter())
+            .filter(|v| v["verdict"] == true)
+            .count();
+        let text = std::fs::read_to_string(&w).unwrap();
+        assert_eq!(text.lines().count(), reachable, "{rel}");
+        let (code, out) = validate(&program, &w);
+        assert_eq!(code, Some(0), "{rel}: {out}");
+        assert_eq!(
+            out.matches("confirmed").count() - 1,
+            reachable,
+            "{rel}: {out}"
+        );
+        if rel.starts_with("2019/training-seq-reach/Problem11") {
+            let first = text.lines().next().unwrap();
+            let (label, inputs) = first.split_once(',').unwrap();
+            let shorter = inputs.rsplit_once(' ').map_or("", |(a, _)| a);
+            let other: u32 = label.parse::<u32>().unwrap() + 1;
+            for planted in [
+                format!("{label},{shorter}\n"),
+                format!("{other},{inputs}\n"),
+            ] {
+                std::fs::write(&w, &planted).unwrap();
+                let (code, out) = validate(&program, &w);
+                assert_eq!(code, Some(1), "{planted} accepted: {out}");
+                assert!(out.contains("NOT confirmed"), "{out}");
+            }
+        }
+    }
+}

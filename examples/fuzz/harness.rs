@@ -134,7 +134,12 @@ pub fn seed_files(parser: &Parser, roots: &[PathBuf], limit: usize) -> Vec<Strin
 /// log files among the shared problems).
 fn generated_logs(roots: &[PathBuf]) -> Vec<String> {
     let mut logs = Vec::new();
-    for dir in ["reach-arith", "reach-invalid", "reach-counter", "ltl-silent"] {
+    for dir in [
+        "reach-arith",
+        "reach-invalid",
+        "reach-counter",
+        "ltl-silent",
+    ] {
         let Some(program) = (roots.iter())
             .filter_map(|r| std::fs::read_dir(r.join(dir)).ok())
             .flat_map(|d| d.flatten().map(|e| e.path()))
@@ -177,7 +182,9 @@ pub fn mutate(rng: &mut Pcg64, seeds: &[String]) -> String {
             2 => {
                 let other = seeds[rng.random_range(0..seeds.len())].as_bytes();
                 let from = rng.random_range(0..other.len().max(1));
-                let n = rng.random_range(0..=256).min(other.len() - from.min(other.len()));
+                let n = rng
+                    .random_range(0..=256)
+                    .min(other.len() - from.min(other.len()));
                 let at = rng.random_range(0..=b.len());
                 let piece = other[from..from + n].to_vec();
                 b.splice(at..at, piece);
@@ -212,14 +219,21 @@ pub fn mutate(rng: &mut Pcg64, seeds: &[String]) -> String {
             // A number made extreme.
             6 => {
                 let at = rng.random_range(0..=b.len());
-                let n = ["2147483648", "-2147483649", "99999999999999999999", "0x7fffffff", "-0"]
-                    [rng.random_range(0..5)];
+                let n = [
+                    "2147483648",
+                    "-2147483649",
+                    "99999999999999999999",
+                    "0x7fffffff",
+                    "-0",
+                ][rng.random_range(0..5)];
                 b.splice(at..at, n.bytes());
             }
             // Random bytes.
             _ => {
                 let at = rng.random_range(0..=b.len());
-                let junk: Vec<u8> = (0..rng.random_range(1..=16)).map(|_| rng.random()).collect();
+                let junk: Vec<u8> = (0..rng.random_range(1..=16))
+                    .map(|_| rng.random())
+                    .collect();
                 b.splice(at..at, junk);
             }
         }

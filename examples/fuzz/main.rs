@@ -30,7 +30,14 @@ fn main() {
             continue;
         }
         let seeds = harness::seed_files(&p, &roots, 40);
-        let r = harness::run(&p, &seeds, inputs, seed, Duration::from_secs(20), Some(&save));
+        let r = harness::run(
+            &p,
+            &seeds,
+            inputs,
+            seed,
+            Duration::from_secs(20),
+            Some(&save),
+        );
         println!(
             "{:<10} {:>3} seeds {:>8} inputs {:>4} failures  slowest {:.2} s",
             p.name,

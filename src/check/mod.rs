@@ -9,7 +9,8 @@
 //! - [`compare`]: equivalence of two programs (`rigor compare`), proved by
 //!   [`structural`] shape (with the reorderings of [`commute`]), on the
 //!   interval abstractions ([`abstract_compare`]), or by a lockstep search;
-//! - [`validate`]: witnesses run on the gcc-compiled original.
+//! - [`validate`], [`validate_java`]: witnesses run on the original
+//!   program, compiled by gcc or javac.
 
 pub mod abstract_compare;
 pub mod certify;
@@ -20,6 +21,7 @@ pub mod ltl;
 pub mod reach;
 pub mod structural;
 pub mod validate;
+pub mod validate_java;
 
 use crate::abbadingo::LogError;
 use crate::engine::CompileError;

@@ -41,8 +41,8 @@ pub enum ValidateError {
         /// The system's message.
         reason: String,
     },
-    /// gcc rejected the harness.
-    #[error("{file}: the gcc harness does not compile: {first_error}")]
+    /// The compiler (gcc, javac) rejected the harness.
+    #[error("{file}: the harness does not compile: {first_error}")]
     Compile {
         /// The program.
         file: String,

@@ -1,9 +1,10 @@
 //! `rigor validate PROGRAM WITNESSES`: confirms reachability witnesses on
-//! the original C program compiled by gcc.
+//! the original program, C compiled by gcc or Java compiled by javac.
 
 use super::CliResult;
 use crate::answers::witness::read_witnesses;
 use crate::check::validate::{validate, Harness};
+use crate::check::validate_java::{validate_java, JavaHarness};
 use crate::error::Error;
 use std::io::Write;
 use std::path::Path;
@@ -12,7 +13,7 @@ use std::time::Duration;
 /// Arguments of `rigor validate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The original C program.
+    /// The original program (.c or .java).
     pub program: String,
     /// Witness file as written by `rigor reach --witness`: `label,IN IN ...`.
     pub witnesses: String,
@@ -24,21 +25,15 @@ pub struct Args {
 /// Runs `rigor validate`.
 pub fn run(args: &Args) -> CliResult {
     let program = crate::frontend::load(&args.program)?;
-    if program.language != crate::ir::Language::C {
-        return Err(Error::Usage(format!(
-            "{}: validate needs a C program",
-            args.program
-        )));
-    }
     let named = read_witnesses(&args.witnesses)?;
     let mut witnesses = Vec::with_capacity(named.len());
     for (label, seq) in named {
         let mut values = Vec::with_capacity(seq.len());
-        for name in seq {
+        for name in &seq {
             let sym = program
                 .inputs
                 .iter()
-                .find(|s| s.name == name)
+                .find(|s| &s.name == name)
                 .ok_or_else(|| {
                     Error::Usage(format!(
                         "{}: unknown input `{name}` in the witness of error_{label}",
@@ -47,10 +42,23 @@ pub fn run(args: &Args) -> CliResult {
                 })?;
             values.push(sym.value);
         }
-        witnesses.push((label, values));
+        witnesses.push((label, values, seq));
     }
-    let harness = Harness::build(Path::new(&args.program))?;
-    let checks = validate(&harness, &witnesses, Duration::from_secs(args.run_timeout))?;
+    let timeout = Duration::from_secs(args.run_timeout);
+    let path = Path::new(&args.program);
+    let (checks, runner) = if program.language == crate::ir::Language::Java {
+        let harness = JavaHarness::build(path)?;
+        let named: Vec<(u32, Vec<String>)> = (witnesses.into_iter())
+            .map(|(l, _, names)| (l, names))
+            .collect();
+        (validate_java(&harness, &named, timeout)?, "javac-compiled")
+    } else {
+        let harness = Harness::build(path)?;
+        let values: Vec<(u32, Vec<i32>)> = (witnesses.into_iter())
+            .map(|(l, values, _)| (l, values))
+            .collect();
+        (validate(&harness, &values, timeout)?, "gcc-compiled")
+    };
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for c in &checks {
@@ -66,7 +74,7 @@ pub fn run(args: &Args) -> CliResult {
         }
     }
     eprintln!(
-        "rigor: {} of {} witnesses confirmed by the gcc-compiled program",
+        "rigor: {} of {} witnesses confirmed by the {runner} program",
         checks.len() - failed,
         checks.len()
     );
