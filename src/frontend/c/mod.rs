@@ -40,6 +40,7 @@ pub fn parse_c(path: &str, text: &str) -> Result<ir::Program> {
     // Comments and preprocessor lines become blanks byte for byte, so that
     // offsets still point into the original text; RERS programs use no macros.
     let cleaned = blank_comments_and_directives(text);
+    lower::check_nesting(path, &cleaned)?;
     let path_owned = path.to_string();
     let text_owned = text.to_string();
     on_big_stack(path, "C parser", move || -> Result<ir::Program> {

@@ -41,6 +41,7 @@ pub fn parse_java(path: &str, text: &str) -> Result<ir::Program> {
             "empty file, expected a RERS Java program",
         ));
     }
+    lower::check_nesting(path, text)?;
     let path_owned = path.to_string();
     let text_owned = text.to_string();
     on_big_stack(path, "Java front end", move || {
