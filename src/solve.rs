@@ -37,6 +37,7 @@ pub fn solve_problems(
     problems: &[Problem],
     budget: impl Fn() -> Budget,
     observer: Option<Observer>,
+    validate: bool,
     mut done: impl FnMut(Solved),
 ) {
     for p in problems {
@@ -54,7 +55,10 @@ pub fn solve_problems(
             keep_certificate: false,
             on_verdict: None,
         };
-        let reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
+        let mut reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
+        if let (true, Ok(r)) = (validate, reach.as_mut()) {
+            confirm_natively(&program, r, NATIVE_RUN_TIMEOUT);
+        }
         let ltl = p.properties.as_ref().map(|props| {
             let opts = LtlOptions {
                 threads: None,
@@ -72,6 +76,64 @@ pub fn solve_problems(
             ltl,
             seconds: started.elapsed().as_secs_f64(),
         });
+    }
+}
+
+/// How long one witness may run natively.
+pub const NATIVE_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Runs the witness of every reachable label of `r` on the original
+/// `program` compiled natively (gcc for C, javac for Java); a label whose
+/// witness is not confirmed there becomes unknown. What happened is said
+/// in `r`'s notes.
+pub fn confirm_natively(program: &str, r: &mut ReachReport, timeout: std::time::Duration) {
+    use crate::check::validate::{validate, Harness};
+    use crate::check::validate_java::{validate_java, JavaHarness};
+    let named: Vec<(u32, Vec<String>)> = (r.verdicts.iter())
+        .filter(|v| v.verdict == Some(true))
+        .filter_map(|v| Some((v.property, v.witness.clone()?)))
+        .collect();
+    if named.is_empty() {
+        return;
+    }
+    let path = Path::new(program);
+    let checks = if program.ends_with(".java") {
+        JavaHarness::build(path).and_then(|h| validate_java(&h, &named, timeout))
+    } else {
+        let inputs = crate::frontend::load(program)
+            .map(|p| p.inputs)
+            .unwrap_or_default();
+        let value = |name: &String| inputs.iter().find(|s| &s.name == name).map(|s| s.value);
+        let values: Vec<(u32, Vec<i32>)> = (named.iter())
+            .map(|(l, w)| (*l, w.iter().filter_map(value).collect()))
+            .collect();
+        Harness::build(path).and_then(|h| validate(&h, &values, timeout))
+    };
+    match checks {
+        Err(e) => r
+            .notes
+            .push(format!("witnesses not validated natively: {e}")),
+        Ok(checks) => {
+            let mut refuted = Vec::new();
+            for c in checks.iter().filter(|c| !c.confirmed) {
+                if let Some(v) = r.verdicts.iter_mut().find(|v| v.property == c.label) {
+                    v.verdict = None;
+                    v.engine = None;
+                    refuted.push(format!("{} ({:?})", c.label, c.native));
+                }
+            }
+            r.notes.push(format!(
+                "{} of {} witnesses confirmed by the natively compiled program",
+                checks.len() - refuted.len(),
+                checks.len()
+            ));
+            if !refuted.is_empty() {
+                r.notes.push(format!(
+                    "internal: witnesses not confirmed natively, labels unknown: {}",
+                    refuted.join(", ")
+                ));
+            }
+        }
     }
 }
 

@@ -735,3 +735,37 @@ fn java_witnesses_are_confirmed_by_javac() {
         }
     }
 }
+
+/// `rigor solve --validate` on a folder holding a Java program: every
+/// reachable label's witness runs on the javac-compiled original.
+#[test]
+fn solve_validates_java_witnesses_natively() {
+    let Some(dir) = rers_dir() else { return };
+    if Command::new("javac").arg("-version").output().is_err() {
+        eprintln!("skipped: javac not found (Debian's default-jdk-headless)");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("problems");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(
+        dir.join("2019/training-seq-reach/Problem11/Problem11.java"),
+        folder.join("Problem11.java"),
+    )
+    .unwrap();
+    let out = Command::new(rigor_bin())
+        .args(["solve", "--quiet", "--validate", "--out"])
+        .arg(tmp.path().join("answers"))
+        .arg(&folder)
+        .output()
+        .expect("run rigor solve");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let csv = std::fs::read_to_string(tmp.path().join("answers/Problem11-reach.csv")).unwrap();
+    let reachable = csv.lines().filter(|l| l.ends_with(",true")).count();
+    assert!(reachable > 0);
+    assert!(
+        err.contains(&format!("{reachable} of {reachable} witnesses confirmed")),
+        "{err}"
+    );
+}

@@ -18,6 +18,11 @@ pub struct Args {
     /// `Problem<N>-ltl.csv` when a property file is found) and witnesses.
     #[arg(long, default_value = "rigor-answers")]
     pub out: String,
+    /// Run every reachable label's witness on the original program
+    /// compiled natively (gcc, javac); a witness not confirmed there
+    /// leaves its label unknown.
+    #[arg(long)]
+    pub validate: bool,
     /// Limits, applied to each problem separately.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -70,67 +75,77 @@ pub fn run(args: &Args) -> CliResult {
     let mut failures = 0;
     let mut written: Result<(), Error> = Ok(());
     let budget = || args.limits.budget().unwrap_or_default();
-    solve_problems(&problems, budget, args.limits.observer(), |done| {
-        let p = done.problem;
-        let program = p.program.to_string_lossy().to_string();
-        let stem = answer_stem(&p.name);
-        let mut write = |name: String, text: String| {
-            if written.is_ok() {
-                written = write_file(out_dir.join(name), &text);
+    solve_problems(
+        &problems,
+        budget,
+        args.limits.observer(),
+        args.validate,
+        |done| {
+            let p = done.problem;
+            let program = p.program.to_string_lossy().to_string();
+            let stem = answer_stem(&p.name);
+            let mut write = |name: String, text: String| {
+                if written.is_ok() {
+                    written = write_file(out_dir.join(name), &text);
+                }
+            };
+            let mut row = Row {
+                problem: p.name.clone(),
+                program: program.clone(),
+                labels: 0,
+                reachable: 0,
+                unreachable: 0,
+                unknown: 0,
+                states: 0,
+                seconds: done.seconds,
+                ltl: String::new(),
+                note: String::new(),
+            };
+            match &done.reach {
+                Ok(r) => {
+                    (row.reachable, row.unreachable, row.unknown) = r.counts();
+                    row.labels = r.verdicts.len();
+                    row.states = r.states;
+                    for n in &r.notes {
+                        eprintln!("rigor: {}: {n}", p.name);
+                    }
+                    write(format!("{stem}-reach.csv"), r.csv());
+                    write(format!("{stem}-reach-witnesses.txt"), r.witnesses());
+                    row.note = match (&r.stopped, r.faults.is_empty()) {
+                        (Some(s), _) => format!("stopped: {s:?}"),
+                        (None, false) => format!("{} faulty step(s)", r.faults.len()),
+                        _ => String::new(),
+                    };
+                }
+                Err(e) => {
+                    failures += 1;
+                    eprintln!("rigor: {e}");
+                    row.note = "error (see above)".into();
+                }
             }
-        };
-        let mut row = Row {
-            problem: p.name.clone(),
-            program: program.clone(),
-            labels: 0,
-            reachable: 0,
-            unreachable: 0,
-            unknown: 0,
-            states: 0,
-            seconds: done.seconds,
-            ltl: String::new(),
-            note: String::new(),
-        };
-        match &done.reach {
-            Ok(r) => {
-                (row.reachable, row.unreachable, row.unknown) = r.counts();
-                row.labels = r.verdicts.len();
-                row.states = r.states;
-                write(format!("{stem}-reach.csv"), r.csv());
-                write(format!("{stem}-reach-witnesses.txt"), r.witnesses());
-                row.note = match (&r.stopped, r.faults.is_empty()) {
-                    (Some(s), _) => format!("stopped: {s:?}"),
-                    (None, false) => format!("{} faulty step(s)", r.faults.len()),
-                    _ => String::new(),
-                };
+            match &done.ltl {
+                Some(Ok(r)) => {
+                    write(format!("{stem}-ltl.csv"), r.csv());
+                    write(format!("{stem}-ltl-witnesses.txt"), r.witnesses());
+                    let count =
+                        |b: Option<bool>| r.verdicts.iter().filter(|v| v.verdict == b).count();
+                    row.ltl = format!(
+                        "{}/{}/{}",
+                        count(Some(true)),
+                        count(Some(false)),
+                        count(None)
+                    );
+                }
+                Some(Err(e)) => {
+                    failures += 1;
+                    eprintln!("rigor: {e}");
+                    row.ltl = "error".into();
+                }
+                None => {}
             }
-            Err(e) => {
-                failures += 1;
-                eprintln!("rigor: {e}");
-                row.note = "error (see above)".into();
-            }
-        }
-        match &done.ltl {
-            Some(Ok(r)) => {
-                write(format!("{stem}-ltl.csv"), r.csv());
-                write(format!("{stem}-ltl-witnesses.txt"), r.witnesses());
-                let count = |b: Option<bool>| r.verdicts.iter().filter(|v| v.verdict == b).count();
-                row.ltl = format!(
-                    "{}/{}/{}",
-                    count(Some(true)),
-                    count(Some(false)),
-                    count(None)
-                );
-            }
-            Some(Err(e)) => {
-                failures += 1;
-                eprintln!("rigor: {e}");
-                row.ltl = "error".into();
-            }
-            None => {}
-        }
-        rows.push(row);
-    });
+            rows.push(row);
+        },
+    );
     written?;
     let mut o = std::io::stdout().lock();
     writeln!(
