@@ -67,6 +67,7 @@ pub fn solve_problems(
                 observer: observer.clone(),
                 certify: true,
                 keep_certificate: false,
+                on_verdict: None,
             };
             crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts)
         });

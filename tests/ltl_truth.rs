@@ -29,6 +29,7 @@ fn solve(
         observer: None,
         certify: true,
         keep_certificate: false,
+        on_verdict: None,
     };
     let budget = limits.budget().expect("valid limits");
     rigor::check::ltl::solve(program, properties, &budget, &opts)

@@ -212,7 +212,15 @@ pub struct LtlOptions {
     pub certify: bool,
     /// Put the abstraction's certificate in the report.
     pub keep_certificate: bool,
+    /// Told of each property's verdict the moment it is final (one the
+    /// exploration settled and the abstraction has no say on), before the
+    /// run ends.
+    pub on_verdict: Option<LtlSink>,
 }
+
+/// Receives an LTL verdict as soon as it is final (see
+/// [`LtlOptions::on_verdict`]).
+pub type LtlSink = std::sync::Arc<dyn Fn(&LtlVerdict) + Send + Sync>;
 
 /// LTL properties of the program or model at `program`: the `rigor ltl`
 /// pipeline. The budget bounds the whole run: properties still unchecked
@@ -345,7 +353,17 @@ fn explore_and_check<S: System + Sync>(
         complete,
         budget: budget.clone(),
     };
-    let verdicts = check_all(&subject, props, &r.properties, threads);
+    // A verdict is final here unless the abstraction has one of its own
+    // for that property (they are merged below).
+    let tell = |v: &LtlVerdict| {
+        let abs_says = (abs_verdicts.as_ref())
+            .and_then(|a| a.get(v.property))
+            .is_some_and(|a| a.as_ref().is_some_and(|a| a.verdict.is_some()));
+        if let (Some(sink), Some(_), false) = (&opts.on_verdict, v.verdict, abs_says) {
+            sink(v);
+        }
+    };
+    let verdicts = check_all(&subject, props, &r.properties, threads, &tell);
     r.verdicts = match abs_verdicts {
         Some(abs) => merge(abs, verdicts),
         None => verdicts,

@@ -1,11 +1,14 @@
 //! `rigor ltl PROGRAM PROPERTIES`: LTL properties of a RERS problem.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use super::limits::LimitArgs;
+use super::stream::AnswerStream;
 use super::CliResult;
 use crate::check::ltl::{self, LtlOptions};
 use crate::error::write_file;
+use crate::ltl::check::LtlVerdict;
 
 /// Arguments of `rigor ltl`.
 #[derive(clap::Args, Debug)]
@@ -45,6 +48,13 @@ pub struct Args {
 
 /// Runs `rigor ltl`.
 pub fn run(args: &Args) -> CliResult {
+    // Verdicts are written as they are settled; the rest when the run ends.
+    let stream = Arc::new(AnswerStream::new(
+        crate::ir::problem_name(&args.program),
+        !args.json,
+        args.witness.as_deref(),
+    )?);
+    let sink = Arc::clone(&stream);
     let opts = LtlOptions {
         threads: args.threads,
         quotient: !args.no_quotient,
@@ -52,6 +62,11 @@ pub fn run(args: &Args) -> CliResult {
         observer: args.limits.observer(),
         certify: !args.no_certify,
         keep_certificate: args.certificate.is_some(),
+        on_verdict: Some(Arc::new(move |v: &LtlVerdict| {
+            if let Some(b) = v.verdict {
+                sink.answer(v.property, b, v.counterexample.as_deref());
+            }
+        })),
     };
     let r = ltl::solve(
         &args.program,
@@ -60,17 +75,17 @@ pub fn run(args: &Args) -> CliResult {
         &opts,
     )?;
     drop(opts);
-    if let Some(path) = &args.witness {
-        write_file(path, &r.witnesses())?;
+    for v in &r.verdicts {
+        if let Some(b) = v.verdict {
+            stream.answer(v.property, b, v.counterexample.as_deref());
+        }
     }
+    Arc::into_inner(stream).map_or(Ok(()), AnswerStream::finish)?;
     if let (Some(path), Some(c)) = (&args.certificate, &r.certificate) {
         write_file(path, &c.to_text())?;
     }
-    let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", crate::cli::json(&r))?;
-    } else {
-        write!(out, "{}", r.csv())?;
+        writeln!(std::io::stdout().lock(), "{}", crate::cli::json(&r))?;
     }
     for v in &r.verdicts {
         if v.verdict.is_none() {

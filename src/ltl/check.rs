@@ -401,23 +401,26 @@ pub fn check_formula_abstract<S: System>(
 
 /// Checks every property of a file (see [`check_formula`] for `graphs`), in parallel on
 /// `threads` threads. Properties that do not parse are unknown, with the
-/// located message as the note.
+/// located message as the note. `tell` hears each verdict as it is made.
 pub fn check_all<S: System + Sync>(
     subject: &Subject<S>,
     props: &PropertyFile,
     file: &str,
     threads: usize,
+    tell: &(dyn Fn(&LtlVerdict) + Sync),
 ) -> Vec<LtlVerdict> {
     par_map(props.properties.len(), threads, |k| {
         let p = &props.properties[k];
-        match &p.formula {
+        let v = match &p.formula {
             Ok(f) => check_formula(subject, k, &p.text, f),
             Err(_) => LtlVerdict::unknown(
                 k,
                 p.text.clone(),
                 p.error(file).map(|e| e.to_string()).unwrap_or_default(),
             ),
-        }
+        };
+        tell(&v);
+        v
     })
 }
 
