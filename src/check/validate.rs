@@ -51,8 +51,18 @@ pub enum ValidateError {
     },
 }
 
+/// The harness of `path` did not compile: the compiler's first error line.
+pub(super) fn compile_failed(path: &Path, compiler: &str, stderr: &[u8]) -> ValidateError {
+    let err = String::from_utf8_lossy(stderr);
+    let first = err.lines().find(|l| l.contains("error"));
+    ValidateError::Compile {
+        file: path.display().to_string(),
+        first_error: first.map_or_else(|| format!("{compiler} failed"), str::to_string),
+    }
+}
+
 /// A tool failure.
-fn tool(what: &'static str) -> impl Fn(std::io::Error) -> ValidateError {
+pub(super) fn tool(what: &'static str) -> impl Fn(std::io::Error) -> ValidateError {
     move |e| ValidateError::Tool {
         what,
         reason: e.to_string(),
@@ -182,15 +192,7 @@ impl Harness {
             .output()
             .map_err(tool("run gcc"))?;
         if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let first = err
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or("gcc failed");
-            return Err(ValidateError::Compile {
-                file: path.display().to_string(),
-                first_error: first.to_string(),
-            });
+            return Err(compile_failed(path, "gcc", &out.stderr));
         }
         Ok(Harness { dir, exe, labels })
     }

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::validate::{NativeOutcome, ValidateError, WitnessCheck};
+use super::validate::{compile_failed, tool, NativeOutcome, ValidateError, WitnessCheck};
 use crate::source::read_text;
 
 /// A compiled Java harness around one program.
@@ -78,13 +78,6 @@ const ERRORS: &str = r#"public class Errors {
 }
 "#;
 
-fn tool(what: &'static str) -> impl Fn(std::io::Error) -> ValidateError {
-    move |e| ValidateError::Tool {
-        what,
-        reason: e.to_string(),
-    }
-}
-
 impl JavaHarness {
     /// Builds the harness for the Java file `path` with `javac`.
     pub fn build(path: &Path) -> Result<JavaHarness, ValidateError> {
@@ -123,15 +116,7 @@ impl JavaHarness {
             .output()
             .map_err(tool("run javac"))?;
         if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            let first = err
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or("javac failed");
-            return Err(ValidateError::Compile {
-                file: path.display().to_string(),
-                first_error: first.to_string(),
-            });
+            return Err(compile_failed(path, "javac", &out.stderr));
         }
         Ok(JavaHarness { dir, one_jvm_each })
     }

@@ -49,11 +49,7 @@ pub struct Args {
 /// Runs `rigor ltl`.
 pub fn run(args: &Args) -> CliResult {
     // Verdicts are written as they are settled; the rest when the run ends.
-    let stream = Arc::new(AnswerStream::new(
-        crate::ir::problem_name(&args.program),
-        !args.json,
-        args.witness.as_deref(),
-    )?);
+    let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     let sink = Arc::clone(&stream);
     let opts = LtlOptions {
         threads: args.threads,

@@ -43,11 +43,7 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     // Reachable labels are written as their witnesses replay; the rest
     // when the run ends.
-    let stream = Arc::new(AnswerStream::new(
-        crate::ir::problem_name(&args.program),
-        !args.json,
-        args.witness.as_deref(),
-    )?);
+    let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     let sink = Arc::clone(&stream);
     let opts = ReachOptions {
         abstraction: !args.no_abstraction,

@@ -47,6 +47,19 @@ impl AnswerStream {
         })
     }
 
+    /// The stream of a run on `program`: CSV lines unless `json`, witness
+    /// lines in `witness`.
+    pub fn for_run(
+        program: &str,
+        json: bool,
+        witness: Option<&str>,
+    ) -> Result<std::sync::Arc<AnswerStream>, Error> {
+        let problem = crate::ir::problem_name(program);
+        Ok(std::sync::Arc::new(AnswerStream::new(
+            problem, !json, witness,
+        )?))
+    }
+
     /// Writes the answer `verdict` for `property`, and its witness line
     /// (`property,witness`) if it has one, unless that property was
     /// answered already.
