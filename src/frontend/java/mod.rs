@@ -54,9 +54,7 @@ fn parse_on_this_thread(path: &str, text: &str) -> Result<ir::Program> {
     parser
         .set_language(&tree_sitter_java::LANGUAGE.into())
         .map_err(|e| internal(path, format!("Java grammar: {e}")))?;
-    let tree = parser
-        .parse(text, None)
-        .ok_or_else(|| internal(path, "the Java parser gave no tree".into()))?;
+    let tree = parse_bounded(&mut parser, path, text)?;
     let root = tree.root_node();
     if root.has_error() {
         let bad = first_error(root).unwrap_or(root);
@@ -81,6 +79,34 @@ fn parse_on_this_thread(path: &str, text: &str) -> Result<ir::Program> {
         ));
     }
     Lowerer::new(path, text).lower(root)
+}
+
+/// How long the Java parser may take. RERS programs parse in well under a
+/// second; the parser's error recovery can take many seconds on a large
+/// broken file (up to 11 s on 200 KB of mutated RERS Java, found by the
+/// fuzzer), and such a file is refused anyway.
+const PARSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Parses `text`, giving up after [`PARSE_LIMIT`] with an error.
+fn parse_bounded(parser: &mut Parser, path: &str, text: &str) -> Result<tree_sitter::Tree> {
+    let start = std::time::Instant::now();
+    let bytes = text.as_bytes();
+    let mut give_up = |_: &tree_sitter::ParseState| start.elapsed() > PARSE_LIMIT;
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut give_up);
+    let tree = parser.parse_with_options(
+        &mut |i: usize, _| &bytes[i.min(bytes.len())..],
+        None,
+        Some(options),
+    );
+    tree.ok_or_else(|| {
+        invalid_file(
+            path,
+            format!(
+                "the Java parser gave up after {} s (a malformed file)",
+                PARSE_LIMIT.as_secs()
+            ),
+        )
+    })
 }
 
 /// An internal error of the parser on `path`.
