@@ -288,7 +288,13 @@ pub fn run(
             break;
         }
         let outcome = rx.recv_timeout(bound);
-        report.slowest = report.slowest.max(started.elapsed().as_secs_f64());
+        let took = started.elapsed();
+        report.slowest = report.slowest.max(took.as_secs_f64());
+        // Slow inputs are kept too, for a look at what takes the time.
+        if let (Some(dir), true) = (save, took > bound / 4) {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = std::fs::write(dir.join(format!("slow-{}-{seed}-{k}", parser.name)), &text);
+        }
         report.inputs += 1;
         let failure = match outcome {
             Ok(Ok(())) => None,
