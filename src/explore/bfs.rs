@@ -292,7 +292,10 @@ pub fn explore_pruned<S: System>(
             }
         }
         // The tables grow here, or the run stops at the memory limit.
-        let grow = store.bytes_to_grow(n_inputs) + vec_growth(&parent, n_inputs) * 6;
+        let edge_bytes = std::mem::size_of::<Edge>() * usize::from(opts.keep_graph);
+        let grow = store.bytes_to_grow(n_inputs)
+            + vec_growth(&parent, n_inputs) * 6
+            + vec_growth(&edges, n_inputs) * edge_bytes;
         if (grow > 0 && !budget.can_grow(grow))
             || !store.try_make_room(n_inputs)
             || parent.try_reserve(n_inputs).is_err()
