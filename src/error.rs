@@ -54,6 +54,9 @@ pub enum Error {
     /// Witnesses that cannot be run natively.
     #[error(transparent)]
     Validate(#[from] ValidateError),
+    /// An SV-COMP task, property or witness that cannot be used.
+    #[error(transparent)]
+    Svcomp(#[from] crate::svcomp::SvcompError),
     /// An output file that cannot be written.
     #[error("{file}: cannot write: {reason}")]
     Write {

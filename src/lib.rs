@@ -26,4 +26,5 @@ pub mod lts;
 pub mod smt;
 pub mod solve;
 pub mod source;
+pub mod svcomp;
 pub mod system;

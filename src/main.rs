@@ -42,6 +42,8 @@ enum Command {
     CheckCertificate(cli::check_certificate::Args),
     /// Solves every problem of a RERS folder and writes the answer CSVs.
     Solve(cli::solve::Args),
+    /// SV-COMP tasks (.yml) or a program with a property file: TRUE / FALSE / UNKNOWN.
+    Svcomp(cli::svcomp::Args),
     /// Score answers against solutions (RERS 2019: p − q², achievements).
     Score(cli::score::Args),
     /// Reference answers from several tools' answers (MCC confidence method).
@@ -64,6 +66,7 @@ fn main() {
         Command::Validate(a) => cli::validate::run(&a),
         Command::CheckCertificate(a) => cli::check_certificate::run(&a),
         Command::Solve(a) => cli::solve::run(&a),
+        Command::Svcomp(a) => cli::svcomp::run(&a),
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("ctl", 5),
     ("check", 6),
     ("solve", 7),
+    ("svcomp", 7),
     ("error", 8),
     ("cli", 9),
     ("lib", 10),

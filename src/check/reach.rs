@@ -371,7 +371,16 @@ pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachRe
             &search_options(opts, g.inputs(), Vec::new()),
         ));
     }
-    let p = crate::frontend::load(path)?;
+    solve_program(crate::frontend::load(path)?, path, budget, opts)
+}
+
+/// The `rigor reach` pipeline on a program already lowered (from `path`).
+pub fn solve_program(
+    p: Program,
+    path: &str,
+    budget: &Budget,
+    opts: &ReachOptions,
+) -> Result<ReachReport, InputError> {
     let m = Machine::compile(&p)?;
     if let Some(log) = &opts.seed_log {
         let seeds = crate::abbadingo::read(log)?.input_sequences(&m)?;

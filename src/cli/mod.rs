@@ -17,6 +17,7 @@ pub mod replay;
 pub mod score;
 pub mod solve;
 pub mod stream;
+pub mod svcomp;
 pub mod validate;
 
 /// The result subcommands return: the exit code, or the error to print.

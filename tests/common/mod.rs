@@ -22,6 +22,28 @@ pub fn rers_dir() -> Option<PathBuf> {
     }
 }
 
+/// The SV-COMP tasks folder: `$RIGOR_SVCOMP` if set, else `svcomp` beside
+/// the RERS folder, else `../shared/svcomp`. `None` (with a message) when
+/// absent.
+pub fn svcomp_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("RIGOR_SVCOMP") {
+        Some(d) => PathBuf::from(d),
+        None => match std::env::var_os("RIGOR_RERS") {
+            Some(r) => PathBuf::from(r).join("../svcomp"),
+            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"),
+        },
+    };
+    if dir.join("properties/unreach-call.prp").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SV-COMP tasks not found at {} (set RIGOR_SVCOMP): test skipped",
+            dir.display()
+        );
+        None
+    }
+}
+
 /// The path of the built `rigor` binary.
 pub fn rigor_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_rigor"))

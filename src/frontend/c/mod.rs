@@ -11,8 +11,10 @@
 //! - 2017-2019: `void calculate_output(int)` with helpers, `printf` outputs,
 //!   `errorCheck()` calling `__VERIFIER_error(N)`, the `cf` flag and the
 //!   "Invalid input" `fprintf`;
-//! - SV-COMP: `__VERIFIER_nondet_int()` input, `__VERIFIER_assume(c)`,
-//!   `reach_error_N()` error calls.
+//! - SV-COMP (`eca-rers2012`, `eca-rers2018` and rigor's own sample):
+//!   `__VERIFIER_nondet_int()` input, `__VERIFIER_assume(c)`, `reach_error()`
+//!   and `reach_error_N()` error calls, `exit`, `abort`, `__assert_fail` and
+//!   `assert` ending the run. Which calls are errors is [`ErrorCalls`].
 //!
 //! Anything else is an error naming `file:line:col` and the construct: the
 //! front end never guesses.
@@ -23,6 +25,7 @@ mod expr;
 mod globals;
 mod scan;
 mod stmt;
+mod sv_main;
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -32,8 +35,28 @@ use super::lower::{self, invalid_file, on_big_stack, Locals, Result};
 use crate::ir::StepReturn;
 use crate::ir::{self, Expr, FuncId, GlobalId, GlobalKind, Loc, LocalId};
 
+/// Which calls are the program's error labels.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ErrorCalls {
+    /// RERS: `reach_error_N()` is error N, and `reach_error()` is the error
+    /// of the `error_N:` label it stands in (0 outside one); the step ends
+    /// there, as at `__VERIFIER_error(N)`.
+    #[default]
+    Rers,
+    /// SV-COMP: only calls of this one function are errors (numbered as
+    /// above), as in the property `G ! call(f())`; every other function does
+    /// what its body says, and an error function without a body nothing.
+    Only(String),
+}
+
 /// Parses and lowers the C program `text` read from `path`.
 pub fn parse_c(path: &str, text: &str) -> Result<ir::Program> {
+    parse_c_with(path, text, &ErrorCalls::Rers)
+}
+
+/// Parses and lowers the C program `text` read from `path`, with the error
+/// calls `calls`.
+pub fn parse_c_with(path: &str, text: &str, calls: &ErrorCalls) -> Result<ir::Program> {
     if text.trim().is_empty() {
         return Err(invalid_file(path, "empty file, expected a RERS C program"));
     }
@@ -43,6 +66,7 @@ pub fn parse_c(path: &str, text: &str) -> Result<ir::Program> {
     lower::check_nesting(path, &cleaned)?;
     let path_owned = path.to_string();
     let text_owned = text.to_string();
+    let calls = calls.clone();
     on_big_stack(path, "C parser", move || -> Result<ir::Program> {
         let config = lang_c::driver::Config::default();
         let parse = lang_c::driver::parse_preprocessed(&config, cleaned).map_err(|e| {
@@ -61,7 +85,7 @@ pub fn parse_c(path: &str, text: &str) -> Result<ir::Program> {
                 format!("syntax error, expected one of: {shown}"),
             )
         })?;
-        let result = Lowerer::new(&path_owned, &text_owned).lower(&parse.unit);
+        let result = Lowerer::new(&path_owned, &text_owned, calls).lower(&parse.unit);
         // The AST is deeply nested: drop it on this big stack.
         drop(parse);
         result
@@ -90,10 +114,14 @@ struct Lowerer<'a> {
     /// In a step inlined in `main`: `scanf` assigns this local (the input).
     scanf_source: Option<LocalId>,
     in_step_root: bool,
+    /// Which calls are errors.
+    error_calls: ErrorCalls,
+    /// The `error_N:` label whose statement is being lowered.
+    current_label: Option<u32>,
 }
 
 impl<'a> Lowerer<'a> {
-    fn new(file: &'a str, text: &'a str) -> Self {
+    fn new(file: &'a str, text: &'a str, error_calls: ErrorCalls) -> Self {
         let mut line_starts = vec![0];
         for (i, b) in text.bytes().enumerate() {
             if b == b'\n' {
@@ -117,6 +145,8 @@ impl<'a> Lowerer<'a> {
             params: 0,
             scanf_source: None,
             in_step_root: false,
+            error_calls,
+            current_label: None,
         }
     }
 
@@ -169,13 +199,32 @@ impl<'a> Lowerer<'a> {
                 "not a RERS program: no `calculate_output` function and no `main` loop",
             ));
         };
-        if self.error_labels.is_empty() && self.output_exprs.is_empty() {
+        // (An SV-COMP program need not call its property's target at all.)
+        let sv_comp = matches!(self.error_calls, ErrorCalls::Only(_));
+        if self.error_labels.is_empty() && self.output_exprs.is_empty() && !sv_comp {
             return Err(invalid_file(
                 self.file,
                 "not a RERS program: the step has neither outputs nor error labels",
             ));
         }
         let inputs = self.input_alphabet(step_return)?;
+        if sv_comp && self.defs.contains_key("calculate_output") {
+            // The step runs on exactly the values `main` passes it.
+            let main = self
+                .defs
+                .get("main")
+                .copied()
+                .ok_or_else(|| invalid_file(self.file, "an SV-COMP task without `main`"))?;
+            let passed = self.sv_comp_main(main)?;
+            let alphabet: BTreeSet<i32> = inputs.iter().map(|s| s.value).collect();
+            if passed != alphabet {
+                return Err(lower::invalid(
+                    self.file,
+                    self.loc(main.span.start),
+                    format!("`main` passes the inputs {passed:?} to the step, not its alphabet {alphabet:?}"),
+                ));
+            }
+        }
         let outputs = self.output_alphabet(step_return);
         let functions = self
             .functions

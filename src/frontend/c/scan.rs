@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use lang_c::ast::{self as c, *};
 use lang_c::span::Node;
 
-use crate::ir::{BinOp, Expr, GlobalId};
+use crate::ir::{BinOp, Expr, GlobalId, Stmt};
 
 /// Replaces comments and preprocessor lines by spaces (newlines kept), so
 /// that byte offsets and line numbers are those of the original text.
@@ -107,6 +107,25 @@ pub(super) fn string_literal(e: &Node<Expression>) -> Option<String> {
 /// `error_17` → 17.
 pub(super) fn error_label_number(name: &str) -> Option<u32> {
     name.strip_prefix("error_")?.parse().ok()
+}
+
+/// SV-COMP's error functions: `reach_error` and `reach_error_N`.
+pub(super) fn is_error_function(name: &str) -> bool {
+    name == "reach_error" || error_call_number(name).is_some()
+}
+
+/// The statement that ends the run (`exit`, `abort`, a failed assertion):
+/// the step has no successor.
+pub(super) fn run_ends() -> Stmt {
+    Stmt::Assume(Expr::Const(0))
+}
+
+/// An argument with no effect: a constant, a string or a name.
+pub(super) fn is_plain_argument(e: &Expression) -> bool {
+    matches!(
+        e,
+        Expression::Constant(_) | Expression::StringLiteral(_) | Expression::Identifier(_)
+    )
 }
 
 /// SV-COMP `reach_error_17()` → 17.

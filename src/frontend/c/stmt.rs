@@ -5,7 +5,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::scan::*;
-use super::Lowerer;
+use super::{ErrorCalls, Lowerer};
 use crate::frontend::lower::{place_value, Locals, Result};
 use crate::ir::{self, BinOp, Expr, FuncId, LocalId};
 use crate::ir::{Place, Stmt};
@@ -176,14 +176,18 @@ impl<'a> Lowerer<'a> {
                         out.push(Stmt::Error(ir::GLOBAL_ERROR));
                         return Ok(());
                     }
-                    if let Some(n) = error_label_number(&id.node.name) {
+                    let number = error_label_number(&id.node.name);
+                    if let Some(n) = number {
                         if self.is_failing_assert(&l.node.statement) {
                             self.error_labels.insert(n);
                             out.push(Stmt::Error(n));
                             return Ok(());
                         }
                     }
-                    self.statement_into(&l.node.statement, out)?;
+                    let outer = std::mem::replace(&mut self.current_label, number);
+                    let lowered = self.statement_into(&l.node.statement, out);
+                    self.current_label = outer;
+                    lowered?;
                 }
                 _ => return self.unsupported(l.span.start, "switch case label"),
             },
@@ -407,12 +411,28 @@ impl<'a> Lowerer<'a> {
                 if args.len() != 1 {
                     return self.err(at, "assert takes one argument");
                 }
-                return self.unsupported(at, "assert outside an `error_N:` label");
+                // A failing assertion aborts the program: the run ends.
+                let c = self.expr(&args[0])?;
+                out.push(Stmt::If(c, Vec::new(), vec![run_ends()]));
             }
-            n if error_call_number(n).is_some() && !self.defs.contains_key(n) => {
-                let k = error_call_number(n).expect("checked");
+            // `exit`, `abort` and a failed assertion end the run: the step
+            // has no successor (nothing the property asks about happens).
+            "exit" | "abort" | "__assert_fail" => {
+                // The arguments are not evaluated: they must have no effect.
+                if args.iter().any(|a| !is_plain_argument(&a.node)) {
+                    return self
+                        .unsupported(at, "a computed argument of exit, abort or __assert_fail");
+                }
+                out.push(run_ends());
+            }
+            n if self.error_call(n).is_some() => {
+                let k = self.error_call(n).expect("checked");
                 self.error_labels.insert(k);
                 out.push(Stmt::Error(k));
+            }
+            n if is_error_function(n) && !self.defs.contains_key(n) => {
+                // SV-COMP: an error function that is not the property's
+                // target and has no body does nothing.
             }
             _ => {
                 let def = match self.defs.get(name.as_str()).copied() {
@@ -425,6 +445,15 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The error label a call of `name` is, if it is one (see [`ErrorCalls`]).
+    fn error_call(&self, name: &str) -> Option<u32> {
+        let numbered = || error_call_number(name).or(self.current_label).unwrap_or(0);
+        match &self.error_calls {
+            ErrorCalls::Rers => is_error_function(name).then(numbered),
+            ErrorCalls::Only(f) => (name == f).then(numbered),
+        }
     }
 
     pub(super) fn call_args(

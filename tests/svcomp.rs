@@ -1,0 +1,332 @@
+//! `rigor svcomp`: the real SV-COMP tasks (`../shared/svcomp`) answered
+//! with their expected verdicts, GraphML witnesses valid against
+//! `grammars/witness-graphml.xsd` and confirmed by rigor's replay, the
+//! eca-rers2018 shape (error functions with bodies, per-label properties),
+//! and bad tasks refused with located errors.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{rigor_bin, svcomp_dir};
+
+fn rigor(args: &[&str], dir: &Path) -> Output {
+    Command::new(rigor_bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("rigor runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Validates `file` against the witness schema with xmllint (Debian's
+/// libxml2-utils, installed by `.ci/run`); `false` with a message when
+/// xmllint is missing.
+fn schema_valid(file: &Path) -> Option<bool> {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("grammars/witness-graphml.xsd");
+    match Command::new("xmllint")
+        .arg("--noout")
+        .arg("--schema")
+        .arg(&schema)
+        .arg(file)
+        .output()
+    {
+        Ok(o) => {
+            if !o.status.success() {
+                eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+            }
+            Some(o.status.success())
+        }
+        Err(_) => {
+            eprintln!("xmllint not found (apt install libxml2-utils): schema check skipped");
+            None
+        }
+    }
+}
+
+/// The expected verdict of the `unreach-call.prp` entry of a task file.
+fn expected(task: &Path) -> bool {
+    let text = std::fs::read_to_string(task).unwrap();
+    let at = text
+        .find("unreach-call.prp")
+        .expect("an unreach-call entry");
+    let verdict = text[at..]
+        .split("expected_verdict:")
+        .nth(1)
+        .expect("a verdict");
+    verdict.trim_start().starts_with("true")
+}
+
+fn tasks(dir: &Path) -> Vec<PathBuf> {
+    let mut t: Vec<PathBuf> = std::fs::read_dir(dir.join("eca-rers2012"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .collect();
+    t.sort();
+    t
+}
+
+#[test]
+fn every_shared_task_gets_its_expected_verdict_and_a_valid_witness() {
+    let Some(dir) = svcomp_dir() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let prp = dir.join("properties/unreach-call.prp");
+    let mut checked = 0;
+    for task in tasks(&dir) {
+        let program = task.with_extension("c");
+        let witness = out.path().join(format!("{}.graphml", checked));
+        let o = rigor(
+            &[
+                "svcomp",
+                program.to_str().unwrap(),
+                "--property",
+                prp.to_str().unwrap(),
+                "--witness",
+                witness.to_str().unwrap(),
+                "--timeout",
+                "120",
+            ],
+            &dir,
+        );
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            task.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let answer = stdout(&o).lines().last().unwrap_or_default().to_string();
+        let want = if expected(&task) {
+            "TRUE"
+        } else {
+            "FALSE(unreach-call)"
+        };
+        assert_eq!(answer, want, "{}", task.display());
+        if let Some(valid) = schema_valid(&witness) {
+            assert!(
+                valid,
+                "{}: witness not valid against the schema",
+                task.display()
+            );
+        }
+        let text = std::fs::read_to_string(&witness).unwrap();
+        if want == "TRUE" {
+            assert!(text.contains("correctness_witness"));
+        } else {
+            assert!(text.contains("violation_witness"));
+            // rigor's own replay confirms the witness's values ...
+            let o = rigor(
+                &[
+                    "svcomp",
+                    program.to_str().unwrap(),
+                    "--property",
+                    prp.to_str().unwrap(),
+                    "--replay",
+                    witness.to_str().unwrap(),
+                ],
+                &dir,
+            );
+            assert_eq!(stdout(&o).trim(), "confirmed", "{}", task.display());
+            // ... and rejects a planted wrong one (the last value changed).
+            let last = text.rfind("\\result == ").unwrap();
+            let end = last + text[last..].find(';').unwrap();
+            let planted = format!("{}\\result == 7{}", &text[..last], &text[end..]);
+            let bad = out.path().join("planted.graphml");
+            std::fs::write(&bad, planted).unwrap();
+            let o = rigor(
+                &[
+                    "svcomp",
+                    program.to_str().unwrap(),
+                    "--property",
+                    prp.to_str().unwrap(),
+                    "--replay",
+                    bad.to_str().unwrap(),
+                ],
+                &dir,
+            );
+            assert_eq!(stdout(&o).trim(), "not confirmed", "{}", task.display());
+            assert_eq!(o.status.code(), Some(1));
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 12);
+}
+
+#[test]
+fn task_files_are_read_with_paths_relative_to_them() {
+    let Some(dir) = svcomp_dir() else { return };
+    let task = dir.join("eca-rers2012/Problem01_label20.yml");
+    // Run from elsewhere: the task's paths resolve against its folder.
+    let o = rigor(
+        &["svcomp", task.to_str().unwrap(), "--json"],
+        Path::new("/"),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let results = report["results"].as_array().unwrap();
+    // termination.prp is not in the folder: UNKNOWN, and the run goes on.
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["answer"], "UNKNOWN");
+    assert_eq!(results[1]["answer"], "FALSE(unreach-call)");
+    assert_eq!(results[1]["expected"], false);
+    assert!(!results[1]["witness_values"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn eca_rers2018_error_functions_do_what_their_bodies_say() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/svcomp/eca2018");
+    let out = tempfile::tempdir().unwrap();
+    let w = out.path().join("w.graphml");
+    let o = rigor(
+        &["svcomp", "Problem907.yml", "--witness", w.to_str().unwrap()],
+        &dir,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Error 1 is reached only after the (empty) reach_error_0 has been
+    // called: FALSE in C, although RERS semantics end the run at error 0.
+    assert_eq!(
+        stdout(&o),
+        "FALSE(unreach-call) properties/unreach-call-0.prp\n\
+         FALSE(unreach-call) properties/unreach-call-1.prp\n\
+         TRUE properties/unreach-call-2.prp\n"
+    );
+    let w1 = out.path().join("w.unreach-call-1.graphml");
+    let text = std::fs::read_to_string(&w1).unwrap();
+    let values: Vec<&str> = text
+        .match_indices("\\result == ")
+        .map(|(k, _)| &text[k + 11..k + 12])
+        .collect();
+    assert_eq!(values, ["1", "1", "2"]);
+    for f in [
+        "w.unreach-call-0.graphml",
+        "w.unreach-call-1.graphml",
+        "w.unreach-call-2.graphml",
+    ] {
+        if let Some(valid) = schema_valid(&out.path().join(f)) {
+            assert!(valid, "{f}");
+        }
+    }
+    let o = rigor(
+        &[
+            "svcomp",
+            "Problem907.c",
+            "--property",
+            "properties/unreach-call-1.prp",
+            "--replay",
+            w1.to_str().unwrap(),
+        ],
+        &dir,
+    );
+    assert_eq!(stdout(&o).trim(), "confirmed");
+    // `rigor reach` keeps the RERS semantics: error 1 is unreachable there.
+    let o = rigor(&["reach", "Problem907.c"], &dir);
+    let mut lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    lines.sort();
+    assert_eq!(lines, ["907,0,true", "907,1,false", "907,2,false"]);
+}
+
+#[test]
+fn bundled_sv_comp_sample_with_declared_error_functions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let props = root.join("tests/svcomp/eca2018/properties");
+    for (n, want) in [(0, "FALSE(unreach-call)"), (1, "TRUE"), (2, "TRUE")] {
+        let prp = props.join(format!("unreach-call-{n}.prp"));
+        let o = rigor(
+            &[
+                "svcomp",
+                "problems/reach-svcomp/Problem906.c",
+                "--property",
+                prp.to_str().unwrap(),
+            ],
+            root,
+        );
+        assert_eq!(
+            stdout(&o).trim(),
+            want,
+            "{n}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn bad_tasks_and_programs_are_refused_with_located_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| std::fs::write(d.path().join(name), text).unwrap();
+    w(
+        "u.prp",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    );
+    w("no-format.yml", "input_files: a.c\n");
+    w("broken.yml", "format_version: [\n");
+    w("missing.yml", "format_version: '2.0'\ninput_files: nowhere.c\nproperties:\n  - property_file: u.prp\n    expected_verdict: true\n");
+    // `main` does more than feed the step: rigor refuses rather than ignore it.
+    w(
+        "extra.c",
+        "extern int __VERIFIER_nondet_int(void);\nextern void abort(void);\nvoid reach_error() {}\nint a = 1;\n\
+         int calculate_output(int input) { if (a == 2) { error_1: {reach_error();abort();} } if (input == 1) { a = 2; return 21; } return -2; }\n\
+         int main() { a = 5; while (1) { int input = __VERIFIER_nondet_int(); if ((input != 1)) return -2; calculate_output(input); } }\n",
+    );
+    w(
+        "bad.prp",
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\nnot a property\n",
+    );
+    for (args, want) in [
+        (
+            vec!["svcomp", "no-format.yml"],
+            "no-format.yml: no `format_version`",
+        ),
+        (vec!["svcomp", "broken.yml"], "broken.yml:"),
+        (vec!["svcomp", "missing.yml"], "nowhere.c"),
+        (
+            vec!["svcomp", "extra.c", "--property", "u.prp"],
+            "extra.c:6:14: unsupported",
+        ),
+        (
+            vec!["svcomp", "extra.c", "--property", "bad.prp"],
+            "bad.prp:2:1:",
+        ),
+        (
+            vec!["svcomp", "extra.c", "--property", "none.prp"],
+            "none.prp",
+        ),
+    ] {
+        let o = rigor(&args, d.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_real_tasks_parse_for_rigor_reach_too() {
+    let Some(dir) = svcomp_dir() else { return };
+    for task in tasks(&dir) {
+        let program = task.with_extension("c");
+        let o = rigor(
+            &["reach", program.to_str().unwrap(), "--timeout", "60"],
+            &dir,
+        );
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            program.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // One label: the one whose statement calls reach_error().
+        let label = program.file_stem().unwrap().to_string_lossy();
+        let n: u32 = label.rsplit("label").next().unwrap().parse().unwrap();
+        let line = stdout(&o);
+        assert!(
+            line.contains(&format!(",{n},")),
+            "{}: {line}",
+            program.display()
+        );
+        let reachable = line.trim().ends_with("true");
+        assert_eq!(reachable, !expected(&task), "{}", program.display());
+    }
+}
