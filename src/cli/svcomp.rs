@@ -12,7 +12,8 @@ use crate::svcomp::{self, property, task, PropertyResult, SvcompOptions, TaskRep
 /// Arguments of `rigor svcomp`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A task-definition file (.yml), or with `--property` the program (.c, .i).
+    /// A task-definition file (.yml), or the program (.c, .i): with
+    /// `--property`, or else for SV-COMP's `unreach-call.prp`.
     pub input: String,
     /// The property file (`unreach-call.prp`); the input is then the program.
     #[arg(long, value_name = "FILE.prp")]
@@ -59,37 +60,37 @@ pub fn run(args: &Args) -> CliResult {
         observer: args.limits.observer(),
     };
     let budget = args.limits.budget()?;
-    let report = match &args.property {
-        Some(p) => {
-            let prop = property::read_property(p)?;
-            let r = svcomp::check_property(&args.input, &prop, &budget, &opts)?;
-            say(&r, 1, args)?;
-            TaskReport {
-                task: None,
-                program: args.input.clone(),
-                results: vec![r],
-            }
+    let is_program = [".c", ".i"].iter().any(|e| args.input.ends_with(e));
+    let report = if args.property.is_some() || is_program {
+        // A program without a property file: SV-COMP's unreach-call.
+        let prop = match &args.property {
+            Some(p) => property::read_property(p)?,
+            None => property::unreach_call(),
+        };
+        let r = svcomp::check_property(&args.input, &prop, &budget, &opts)?;
+        say(&r, 1, args)?;
+        TaskReport {
+            task: None,
+            program: args.input.clone(),
+            results: vec![r],
         }
-        None => {
-            let t = task::read_task(&args.input)?;
-            let count = t.properties.len();
-            let mut failed = None;
-            let report = svcomp::check_task(&t, &budget, &opts, &mut |r| {
-                if let Err(e) = say(r, count, args) {
-                    failed.get_or_insert(e);
-                }
-            })?;
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            if count == 0 {
-                return Err(Error::Usage(format!(
-                    "{}: the task lists no property",
-                    args.input
-                )));
-            }
-            report
+    } else {
+        let t = task::read_task(&args.input)?;
+        let count = t.properties.len();
+        if count == 0 {
+            let why = format!("{}: the task lists no property", args.input);
+            return Err(Error::Usage(why));
         }
+        let mut failed = None;
+        let report = svcomp::check_task(&t, &budget, &opts, &mut |r| {
+            if let Err(e) = say(r, count, args) {
+                failed.get_or_insert(e);
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        report
     };
     if args.json {
         writeln!(std::io::stdout().lock(), "{}", crate::cli::json(&report))?;

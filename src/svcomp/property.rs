@@ -50,6 +50,18 @@ pub struct PropertyFile {
     pub property: Property,
 }
 
+/// SV-COMP's `unreach-call.prp`, `G ! call(reach_error())`, for programs
+/// given without a property file.
+pub fn unreach_call() -> PropertyFile {
+    PropertyFile {
+        path: "unreach-call.prp".into(),
+        specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )".into(),
+        property: Property::UnreachCall {
+            function: "reach_error".into(),
+        },
+    }
+}
+
 /// Reads the property file at `path`.
 pub fn read_property(path: &str) -> Result<PropertyFile, SvcompError> {
     parse_property(path, &read_text(path)?)

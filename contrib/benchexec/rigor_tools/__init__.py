@@ -1,0 +1,1 @@
+"""BenchExec tool-info modules of rigor (``rigor_tools.rigor``)."""
