@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::{rigor_bin, svcomp_dir};
+use rigor::engine::Machine;
+use rigor::frontend::c::{parse_c, parse_c_with, ErrorCalls};
+use rigor::system::{replay, Outcome};
 
 fn rigor(args: &[&str], dir: &Path) -> Output {
     Command::new(rigor_bin())
@@ -329,4 +332,69 @@ fn the_real_tasks_parse_for_rigor_reach_too() {
         let reachable = line.trim().ends_with("true");
         assert_eq!(reachable, !expected(&task), "{}", program.display());
     }
+}
+
+/// A 2012-shaped SV-COMP program: input 1 counts `a` up, 2 exits, 3 fails
+/// an assertion, 4 aborts; `error_7` calls `reach_error()` when `a == 3`,
+/// `error_8` calls `__VERIFIER_error()` (the error function before 2020)
+/// when `a == 2`.
+const ENDINGS: &str = "extern void abort(void);\nextern void exit(int);\nextern void __VERIFIER_error(void);\n\
+    extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
+    void reach_error() { __assert_fail(\"0\", \"x.c\", 3, \"reach_error\"); }\n\
+    int a = 0;\n\
+    int calculate_output(int input) {\n\
+        if (a == 3) { error_7: {reach_error();abort();} }\n\
+        if (a == 2) { error_8: __VERIFIER_error(); }\n\
+        if (input == 1) { a = a + 1; return 21; }\n\
+        if (input == 2) { exit(0); }\n\
+        if (input == 3) { assert(a == 5); return 22; }\n\
+        if (input == 4) { abort(); }\n\
+        return -2;\n\
+    }\n\
+    int main() { while (1) { int input = __VERIFIER_nondet_int(); \
+        if ((input != 1) && (input != 2) && (input != 3) && (input != 4)) return -2; calculate_output(input); } }\n";
+
+fn run(calls: &ErrorCalls, inputs: &[usize]) -> Outcome {
+    let p = parse_c_with("x.c", ENDINGS, calls).unwrap();
+    replay(&Machine::compile(&p).unwrap(), inputs).unwrap()
+}
+
+#[test]
+fn exit_abort_and_failed_assertions_end_the_run() {
+    // (Input index k is the value k + 1.)
+    for calls in [ErrorCalls::Rers, ErrorCalls::Only("reach_error".into())] {
+        assert_eq!(run(&calls, &[0]), Outcome::Output(0));
+        for ending in [1, 2, 3] {
+            assert_eq!(
+                run(&calls, &[ending]),
+                Outcome::Blocked,
+                "input {}",
+                ending + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn error_functions_are_the_labels_they_stand_in() {
+    // RERS: both error functions are errors, numbered by their labels, and
+    // the run ends at the first.
+    let p = parse_c("x.c", ENDINGS).unwrap();
+    assert_eq!(p.error_labels, vec![7, 8]);
+    assert_eq!(run(&ErrorCalls::Rers, &[0, 0, 0]), Outcome::Error(8));
+    // SV-COMP: only the target counts; the other error function has no
+    // body and does nothing, so the run goes on past `a == 2`.
+    let only = ErrorCalls::Only("reach_error".into());
+    assert_eq!(
+        parse_c_with("x.c", ENDINGS, &only).unwrap().error_labels,
+        vec![7]
+    );
+    assert_eq!(run(&only, &[0, 0, 0]), Outcome::Output(0));
+    assert_eq!(run(&only, &[0, 0, 0, 0]), Outcome::Error(7));
+    let only = ErrorCalls::Only("__VERIFIER_error".into());
+    assert_eq!(
+        parse_c_with("x.c", ENDINGS, &only).unwrap().error_labels,
+        vec![8]
+    );
+    assert_eq!(run(&only, &[0, 0, 0]), Outcome::Error(8));
 }

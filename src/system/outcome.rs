@@ -15,7 +15,8 @@ pub enum Outcome {
     /// Invalid input. The run ends for LTL; for reachability it goes on to the
     /// edge's target (in 2012 programs the state may have changed).
     Invalid,
-    /// An SV-COMP `__VERIFIER_assume` failed: no run goes this way.
+    /// An SV-COMP `__VERIFIER_assume` failed, or the program ended
+    /// (`exit`, `abort`, a failed assertion): no run goes on this way.
     Blocked,
 }
 

@@ -109,9 +109,10 @@ pub(super) fn error_label_number(name: &str) -> Option<u32> {
     name.strip_prefix("error_")?.parse().ok()
 }
 
-/// SV-COMP's error functions: `reach_error` and `reach_error_N`.
+/// SV-COMP's error functions: `reach_error`, `reach_error_N` and (before
+/// 2020) `__VERIFIER_error`.
 pub(super) fn is_error_function(name: &str) -> bool {
-    name == "reach_error" || error_call_number(name).is_some()
+    matches!(name, "reach_error" | "__VERIFIER_error") || error_call_number(name).is_some()
 }
 
 /// The statement that ends the run (`exit`, `abort`, a failed assertion):

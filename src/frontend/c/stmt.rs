@@ -391,7 +391,11 @@ impl<'a> Lowerer<'a> {
                 },
                 _ => return self.unsupported(at, "scanf outside the main input loop"),
             },
-            "__VERIFIER_error" => {
+            // RERS 2017+: `__VERIFIER_error(N)` is error N (in SV-COMP mode
+            // only when it is the target; without an argument it is the old
+            // SV-COMP error function, below).
+            "__VERIFIER_error" if !args.is_empty() && !self.error_call_counts(&name) => {}
+            "__VERIFIER_error" if !args.is_empty() => {
                 let n = match args.first().and_then(|a| self.const_eval(a)) {
                     Some(n) if n >= 0 => n as u32,
                     _ => return self.unsupported(at, "__VERIFIER_error with a non-constant label"),
@@ -447,13 +451,18 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Whether calls of the error function `name` are errors at all.
+    fn error_call_counts(&self, name: &str) -> bool {
+        match &self.error_calls {
+            ErrorCalls::Rers => true,
+            ErrorCalls::Only(f) => f == name,
+        }
+    }
+
     /// The error label a call of `name` is, if it is one (see [`ErrorCalls`]).
     fn error_call(&self, name: &str) -> Option<u32> {
         let numbered = || error_call_number(name).or(self.current_label).unwrap_or(0);
-        match &self.error_calls {
-            ErrorCalls::Rers => is_error_function(name).then(numbered),
-            ErrorCalls::Only(f) => (name == f).then(numbered),
-        }
+        (is_error_function(name) && self.error_call_counts(name)).then(numbered)
     }
 
     pub(super) fn call_args(
