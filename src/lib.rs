@@ -23,6 +23,7 @@ pub mod frontend;
 pub mod ir;
 pub mod ltl;
 pub mod lts;
+pub mod report;
 pub mod smt;
 pub mod solve;
 pub mod source;

@@ -44,6 +44,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// SV-COMP tasks (.yml) or a program with a property file: TRUE / FALSE / UNKNOWN.
     Svcomp(cli::svcomp::Args),
+    /// An HTML report of saved --json reports (tables, plots, witnesses).
+    Report(cli::report::Args),
     /// Score answers against solutions (RERS 2019: p − q², achievements).
     Score(cli::score::Args),
     /// Reference answers from several tools' answers (MCC confidence method).
@@ -67,6 +69,7 @@ fn main() {
         Command::CheckCertificate(a) => cli::check_certificate::run(&a),
         Command::Solve(a) => cli::solve::run(&a),
         Command::Svcomp(a) => cli::svcomp::run(&a),
+        Command::Report(a) => cli::report::run(&a),
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),

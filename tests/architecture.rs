@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("check", 6),
     ("solve", 7),
     ("svcomp", 7),
+    ("report", 7),
     ("error", 8),
     ("cli", 9),
     ("lib", 10),

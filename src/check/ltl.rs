@@ -13,7 +13,7 @@ use super::certify::PendingCheck;
 use super::InputError;
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
-use crate::explore::{explore, Observer, Options};
+use crate::explore::{explore, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
 use crate::ltl::check::{check_all, check_formula_abstract, par_map, LtlVerdict, Subject};
 use crate::ltl::quotient::trace_quotient;
@@ -65,6 +65,9 @@ pub struct LtlReport {
     /// asked for ([`LtlOptions::keep_certificate`]).
     #[serde(skip)]
     pub certificate: Option<Certificate>,
+    /// The run's progress over time (states, depth), for plots.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<ProgressPoint>,
 }
 
 /// What the interval abstraction contributed to an LTL run.
@@ -226,6 +229,29 @@ pub type LtlSink = std::sync::Arc<dyn Fn(&LtlVerdict) + Send + Sync>;
 /// pipeline. The budget bounds the whole run: properties still unchecked
 /// when it runs out are unknown.
 pub fn solve(
+    program: &str,
+    properties: &str,
+    budget: &Budget,
+    opts: &LtlOptions,
+) -> Result<LtlReport, InputError> {
+    // Every search of the run reports to the recorder, for plots.
+    let recorder = Recorder::start();
+    let opts = LtlOptions {
+        observer: Some(recorder.observer(opts.observer.clone())),
+        ..opts.clone()
+    };
+    let mut r = solve_recorded(program, properties, budget, &opts)?;
+    r.progress = recorder.finish(ProgressPoint {
+        seconds: recorder.elapsed(),
+        states: r.states,
+        depth: 0,
+        settled: r.verdicts.iter().filter(|v| v.verdict.is_some()).count(),
+    });
+    Ok(r)
+}
+
+/// [`solve`], its samples going to `opts.observer`.
+fn solve_recorded(
     program: &str,
     properties: &str,
     budget: &Budget,
@@ -447,6 +473,7 @@ impl LtlReport {
             certificate_seconds: None,
             certificate_note: None,
             certificate: None,
+            progress: Vec::new(),
         }
     }
 

@@ -25,7 +25,9 @@ use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
-use crate::explore::{explore_pruned, guided_search, Exploration, Guide, Observer, Options};
+use crate::explore::{
+    explore_pruned, guided_search, Exploration, Guide, Observer, Options, ProgressPoint, Recorder,
+};
 use crate::ir::Program;
 use crate::system::{replay, Budget, Outcome, StopReason, System};
 
@@ -140,6 +142,10 @@ pub struct ReachReport {
     /// ([`ReachOptions::keep_certificate`]).
     #[serde(skip)]
     pub certificate: Option<Certificate>,
+    /// The run's progress over time (states, depth, labels found), for
+    /// plots.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<ProgressPoint>,
 }
 
 impl ReachReport {
@@ -362,6 +368,28 @@ fn apply_certification(
 /// interval abstraction first ([`crate::absint::share_of`] the budget);
 /// `.aut`/`.dot` models are explored as they are.
 pub fn solve(path: &str, budget: &Budget, opts: &ReachOptions) -> Result<ReachReport, InputError> {
+    // Every search of the run reports to the recorder, for plots.
+    let recorder = Recorder::start();
+    let opts = ReachOptions {
+        observer: Some(recorder.observer(opts.observer.clone())),
+        ..opts.clone()
+    };
+    let mut r = solve_recorded(path, budget, &opts)?;
+    r.progress = recorder.finish(ProgressPoint {
+        seconds: recorder.elapsed(),
+        states: r.states,
+        depth: r.depth,
+        settled: r.verdicts.iter().filter(|v| v.verdict.is_some()).count(),
+    });
+    Ok(r)
+}
+
+/// [`solve`], its samples going to `opts.observer`.
+fn solve_recorded(
+    path: &str,
+    budget: &Budget,
+    opts: &ReachOptions,
+) -> Result<ReachReport, InputError> {
     if let Some(g) = crate::lts::load_model_graph(path) {
         let g = g?;
         return Ok(check(
@@ -636,5 +664,6 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         notes,
         certificate_seconds: None,
         certificate: None,
+        progress: Vec::new(),
     }
 }

@@ -14,6 +14,7 @@ pub mod limits;
 pub mod ltl;
 pub mod reach;
 pub mod replay;
+pub mod report;
 pub mod score;
 pub mod solve;
 pub mod stream;

@@ -44,13 +44,7 @@ pub fn evaluate(args: &Args) -> Result<ScoreReport, crate::error::Error> {
         labels: args.read.labels,
         ..ReadOptions::default()
     };
-    let files = read::read_files(&args.solution, &sol_opts)?;
-    let context = read::known_tracks(&files);
-    let mut parts = Vec::new();
-    for f in &files {
-        parts.push((f.path.clone(), f.map_with(|p| context.get(p).copied())?));
-    }
-    let solution = merge_files(&parts)?;
+    let solution = read_solution(&args.solution, &sol_opts)?;
     let files = read::read_files(&args.answers, &args.read)?;
     let context = read::known_tracks(&files);
     let mut parts = Vec::new();
@@ -70,6 +64,20 @@ pub fn evaluate(args: &Args) -> Result<ScoreReport, crate::error::Error> {
         &args.categories,
         args.scheme,
     ))
+}
+
+/// Reads solution files into one map (each file says its tracks).
+pub fn read_solution(
+    files: &[String],
+    opts: &ReadOptions,
+) -> Result<AnswerMap, crate::error::Error> {
+    let files = read::read_files(files, opts)?;
+    let context = read::known_tracks(&files);
+    let mut parts = Vec::new();
+    for f in &files {
+        parts.push((f.path.clone(), f.map_with(|p| context.get(p).copied())?));
+    }
+    Ok(merge_files(&parts)?)
 }
 
 /// The terminal table of a report.

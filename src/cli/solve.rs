@@ -23,6 +23,14 @@ pub struct Args {
     /// leaves its label unknown.
     #[arg(long)]
     pub validate: bool,
+    /// Also write an HTML report here (tables, plots, witnesses; one
+    /// self-contained file).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<String>,
+    /// Solution files to score the report's answers against (RERS CSV or
+    /// text); read for the report only, after solving.
+    #[arg(long, num_args = 1.., value_name = "FILES", requires = "report")]
+    pub solution: Vec<String>,
     /// Limits, applied to each problem separately.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -75,6 +83,7 @@ pub fn run(args: &Args) -> CliResult {
     let mut failures = 0;
     let mut written: Result<(), Error> = Ok(());
     let budget = || args.limits.budget().unwrap_or_default();
+    let mut page = crate::report::Page::new(args.dir.clone());
     solve_problems(
         &problems,
         budget,
@@ -101,6 +110,9 @@ pub fn run(args: &Args) -> CliResult {
                 ltl: String::new(),
                 note: String::new(),
             };
+            if args.report.is_some() {
+                add_to_page(&mut page, &done);
+            }
             match &done.reach {
                 Ok(r) => {
                     (row.reachable, row.unreachable, row.unknown) = r.counts();
@@ -147,6 +159,9 @@ pub fn run(args: &Args) -> CliResult {
         },
     );
     written?;
+    if let Some(path) = &args.report {
+        super::report::finish_page(&mut page, &args.solution, &budget(), path)?;
+    }
     let mut o = std::io::stdout().lock();
     writeln!(
         o,
@@ -182,4 +197,23 @@ pub fn run(args: &Args) -> CliResult {
     }
     eprintln!("rigor: answers written to {}", out_dir.display());
     Ok(if failures == 0 { 0 } else { 1 })
+}
+
+/// Adds a solved problem's reports (or its error) to the page.
+fn add_to_page(page: &mut crate::report::Page, done: &crate::solve::Solved) {
+    let p = done.problem;
+    let program = p.program.to_string_lossy();
+    match &done.reach {
+        Ok(r) => {
+            page.add_report(&serde_json::to_value(r).unwrap_or_default());
+        }
+        Err(e) => page.add_error(&p.name, &program, e.to_string()),
+    }
+    match &done.ltl {
+        Some(Ok(r)) => {
+            page.add_report(&serde_json::to_value(r).unwrap_or_default());
+        }
+        Some(Err(e)) => page.add_error(&p.name, &program, e.to_string()),
+        None => {}
+    }
 }

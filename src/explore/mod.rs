@@ -4,10 +4,12 @@
 //!   pruned by a [`Guide`]), the one every checker uses;
 //! - [`guided`]: a best-first search ordered by a [`Guide`]'s distance
 //!   estimate, for deep labels;
-//! - [`store`]: the compact, exact set of visited states both use.
+//! - [`store`]: the compact, exact set of visited states both use;
+//! - [`progress`]: a run's samples over time, recorded for plots.
 
 pub mod bfs;
 pub mod guided;
+pub mod progress;
 pub mod store;
 
 pub use bfs::{
@@ -15,3 +17,4 @@ pub use bfs::{
     Sample,
 };
 pub use guided::{guided_search, GuidedSearch};
+pub use progress::{ProgressPoint, Recorder};
