@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{rigor_bin, svcomp_dir};
+use common::{rers_dir, rigor_bin, svcomp_dir, truth};
 use rigor::engine::Machine;
 use rigor::frontend::c::{parse_c, parse_c_with, ErrorCalls};
 use rigor::system::{replay, Outcome};
@@ -397,4 +397,81 @@ fn error_functions_are_the_labels_they_stand_in() {
         vec![8]
     );
     assert_eq!(run(&only, &[0, 0, 0]), Outcome::Error(8));
+}
+
+/// A RERS 2012 program turned into the shape of its `eca-rers2012` task for
+/// label `target`, the way sv-benchmarks derived them: no includes, the
+/// error functions declared, `error_<target>:` calling `reach_error()`, every
+/// other error label `exit(0)`, and `main` reading `__VERIFIER_nondet_int()`
+/// restricted to the inputs.
+fn as_eca_task(rers: &str, target: u32) -> String {
+    let mut out = String::from(
+        "int calculate_output(int);\nextern void abort(void);\nvoid reach_error(){}\n\
+         extern int __VERIFIER_nondet_int(void);\nextern void exit(int);\n",
+    );
+    let body = &rers[..rers.find("int main()").expect("a main")];
+    let label =
+        regex::Regex::new(r"(error_(\d+)|globalError)\s*:\s*assert\s*\(\s*0\s*\)\s*;").unwrap();
+    let body = label.replace_all(body, |c: &regex::Captures| match c.get(2) {
+        Some(n) if n.as_str() == target.to_string() => {
+            format!("{}: {{reach_error();abort();}}", &c[1])
+        }
+        _ => format!("{}: exit(0);", &c[1]),
+    });
+    for line in body.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let inputs = &rers[rers.find("// inputs").unwrap()..rers.find("// outputs").unwrap()];
+    let values: Vec<String> = regex::Regex::new(r"int\s+\w+\s*=\s*(\d+)\s*;")
+        .unwrap()
+        .captures_iter(inputs)
+        .map(|c| format!("(input != {})", &c[1]))
+        .collect();
+    out.push_str(&format!(
+        "int main()\n{{\n    int output = -1;\n    while(1)\n    {{\n        int input;\n        \
+         input = __VERIFIER_nondet_int();\n        if ({}) return -2;\n        \
+         output = calculate_output(input);\n    }}\n}}\n",
+        values.join(" && ")
+    ));
+    out
+}
+
+#[test]
+fn rers_2012_programs_in_the_eca_task_shape_agree_with_truth() {
+    // Other eca-rers2012 tasks are these programs, one label each: every
+    // label of 2012 Problems 1 and 2 is checked against the truth.
+    let Some(rers) = rers_dir() else { return };
+    let truth = truth(&rers);
+    let d = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for problem in ["2012/Problem1.c", "2012/Problem2.c"] {
+        let text = std::fs::read_to_string(rers.join(problem)).unwrap();
+        for t in truth
+            .iter()
+            .filter(|t| t.program == problem && t.track == "reach")
+        {
+            let task = d.path().join(format!("t{}.c", t.property));
+            std::fs::write(&task, as_eca_task(&text, t.property)).unwrap();
+            let o = rigor(
+                &["svcomp", task.to_str().unwrap(), "--timeout", "60"],
+                d.path(),
+            );
+            assert!(
+                o.status.success(),
+                "{problem} {}: {}",
+                t.property,
+                String::from_utf8_lossy(&o.stderr)
+            );
+            // (truth: the label is reachable; SV-COMP: the call is.)
+            let want = if t.verdict {
+                "FALSE(unreach-call)"
+            } else {
+                "TRUE"
+            };
+            assert_eq!(stdout(&o).trim(), want, "{problem} label {}", t.property);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 120);
 }
