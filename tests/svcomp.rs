@@ -51,6 +51,16 @@ fn schema_valid(file: &Path) -> Option<bool> {
     }
 }
 
+/// `rigor svcomp PROGRAM --property PRP --replay WITNESS`.
+fn replay_witness(program: &Path, prp: &Path, witness: &Path, dir: &Path) -> Output {
+    let paths = [program, prp, witness].map(|p| p.to_str().unwrap().to_string());
+    let [program, prp, witness] = &paths;
+    rigor(
+        &["svcomp", program, "--property", prp, "--replay", witness],
+        dir,
+    )
+}
+
 /// The expected verdict of the `unreach-call.prp` entry of a task file.
 fn expected(task: &Path) -> bool {
     let text = std::fs::read_to_string(task).unwrap();
@@ -122,17 +132,7 @@ fn every_shared_task_gets_its_expected_verdict_and_a_valid_witness() {
         } else {
             assert!(text.contains("violation_witness"));
             // rigor's own replay confirms the witness's values ...
-            let o = rigor(
-                &[
-                    "svcomp",
-                    program.to_str().unwrap(),
-                    "--property",
-                    prp.to_str().unwrap(),
-                    "--replay",
-                    witness.to_str().unwrap(),
-                ],
-                &dir,
-            );
+            let o = replay_witness(&program, &prp, &witness, &dir);
             assert_eq!(stdout(&o).trim(), "confirmed", "{}", task.display());
             // ... and rejects a planted wrong one (the last value changed).
             let last = text.rfind("\\result == ").unwrap();
@@ -140,17 +140,7 @@ fn every_shared_task_gets_its_expected_verdict_and_a_valid_witness() {
             let planted = format!("{}\\result == 7{}", &text[..last], &text[end..]);
             let bad = out.path().join("planted.graphml");
             std::fs::write(&bad, planted).unwrap();
-            let o = rigor(
-                &[
-                    "svcomp",
-                    program.to_str().unwrap(),
-                    "--property",
-                    prp.to_str().unwrap(),
-                    "--replay",
-                    bad.to_str().unwrap(),
-                ],
-                &dir,
-            );
+            let o = replay_witness(&program, &prp, &bad, &dir);
             assert_eq!(stdout(&o).trim(), "not confirmed", "{}", task.display());
             assert_eq!(o.status.code(), Some(1));
         }

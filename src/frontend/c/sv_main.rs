@@ -120,7 +120,11 @@ impl<'a> Lowerer<'a> {
                         && ends_the_run(&i.node.then_statement)
                         && i.node.else_statement.is_none() =>
                 {
-                    match kept_by_filter(&i.node.condition.node) {
+                    match compared_values(
+                        &i.node.condition.node,
+                        BinaryOperator::LogicalAnd,
+                        BinaryOperator::NotEquals,
+                    ) {
                         Some(kept) => {
                             restrict(kept);
                             continue;
@@ -157,7 +161,11 @@ impl<'a> Lowerer<'a> {
                         && callee_name(&c.node) == Some("__VERIFIER_assume")
                         && c.node.arguments.len() == 1 =>
                 {
-                    match accepted_values(&c.node.arguments[0].node) {
+                    match compared_values(
+                        &c.node.arguments[0].node,
+                        BinaryOperator::LogicalOr,
+                        BinaryOperator::Equals,
+                    ) {
                         Some(set) => restrict(set),
                         None => {
                             return self.unsupported(
@@ -221,28 +229,21 @@ fn compared_with_input(e: &Expression, op: BinaryOperator) -> Option<i32> {
     }
 }
 
-/// The values `if (input != a && input != b && ...) return;` lets
-/// through, `{a, b, ...}`; `None` for any other condition.
-fn kept_by_filter(e: &Expression) -> Option<BTreeSet<i32>> {
+/// The constants of `input OP a JOINT input OP b JOINT ...`; `None` for
+/// any other condition. `if (input != a && input != b) return;` lets `{a,
+/// b}` through (`&&`, `!=`), and so does `__VERIFIER_assume(input == a ||
+/// input == b)` (`||`, `==`).
+fn compared_values(
+    e: &Expression,
+    joint: BinaryOperator,
+    op: BinaryOperator,
+) -> Option<BTreeSet<i32>> {
     match e {
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::LogicalAnd => {
-            let mut l = kept_by_filter(&b.node.lhs.node)?;
-            l.extend(kept_by_filter(&b.node.rhs.node)?);
+        Expression::BinaryOperator(b) if b.node.operator.node == joint => {
+            let mut l = compared_values(&b.node.lhs.node, joint.clone(), op.clone())?;
+            l.extend(compared_values(&b.node.rhs.node, joint, op)?);
             Some(l)
         }
-        _ => compared_with_input(e, BinaryOperator::NotEquals).map(|k| BTreeSet::from([k])),
-    }
-}
-
-/// The values the condition `input == a || input == b || ...` accepts;
-/// `None` for any other condition.
-fn accepted_values(e: &Expression) -> Option<BTreeSet<i32>> {
-    match e {
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::LogicalOr => {
-            let mut l = accepted_values(&b.node.lhs.node)?;
-            l.extend(accepted_values(&b.node.rhs.node)?);
-            Some(l)
-        }
-        _ => compared_with_input(e, BinaryOperator::Equals).map(|k| BTreeSet::from([k])),
+        _ => compared_with_input(e, op).map(|k| BTreeSet::from([k])),
     }
 }
