@@ -16,6 +16,7 @@ fn no_parser_panics_or_hangs_on_mutated_files() {
         root.join("problems"),
         root.join("../shared/rers"),
         root.join("../shared/svcomp"),
+        root.join("tests/svcomp"),
     ];
     for p in harness::parsers() {
         let seeds = harness::seed_files(&p, &roots, 12);

@@ -90,6 +90,29 @@ pub fn parsers() -> Vec<Parser> {
             run: |t| check(rigor::lts::dot::parse("fuzz.dot", t)),
         },
         Parser {
+            name: "c-svcomp",
+            seeds: &[".c"],
+            run: |t| {
+                let only = rigor::frontend::c::ErrorCalls::Only("reach_error".into());
+                check(rigor::frontend::c::parse_c_with("fuzz.c", t, &only))
+            },
+        },
+        Parser {
+            name: "svcomp-task",
+            seeds: &[".yml"],
+            run: |t| check(rigor::svcomp::task::parse_task("fuzz.yml", t)),
+        },
+        Parser {
+            name: "prp",
+            seeds: &[".prp"],
+            run: |t| check(rigor::svcomp::property::parse_property("fuzz.prp", t)),
+        },
+        Parser {
+            name: "graphml",
+            seeds: &[".graphml"],
+            run: |t| check(rigor::svcomp::witness::read_violation("fuzz.graphml", t)),
+        },
+        Parser {
             name: "abbadingo",
             seeds: &["abbadingo", ".log", "traces"],
             run: |t| check(rigor::abbadingo::parse("fuzz.txt", t)),
@@ -127,6 +150,9 @@ pub fn seed_files(parser: &Parser, roots: &[PathBuf], limit: usize) -> Vec<Strin
     if parser.name == "abbadingo" {
         texts.extend(generated_logs(roots));
     }
+    if parser.name == "graphml" {
+        texts.extend(generated_witnesses());
+    }
     texts
 }
 
@@ -158,6 +184,23 @@ fn generated_logs(roots: &[PathBuf]) -> Vec<String> {
         )));
     }
     logs
+}
+
+/// GraphML witnesses as `rigor svcomp` writes them (no witness files are
+/// among the shared problems).
+fn generated_witnesses() -> Vec<String> {
+    use rigor::svcomp::witness::{correctness_witness, violation_witness, WitnessContext};
+    let cx = WitnessContext {
+        program_file: "p.c",
+        program_text: "int main() { while (1) {} }",
+        specification: "CHECK( init(main()), LTL(G ! call(reach_error())) )",
+        architecture: "32bit",
+    };
+    vec![
+        violation_witness(&cx, Some(12), &[3, 1, 4, 1, 5]),
+        violation_witness(&cx, None, &[]),
+        correctness_witness(&cx, Some(3), Some("(a == 1 && b <= 2) || (a >= 5)")),
+    ]
 }
 
 /// A mutation of `seeds[k]` for some k.

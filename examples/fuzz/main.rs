@@ -22,6 +22,7 @@ fn main() {
         root.join("problems"),
         root.join("../shared/rers"),
         root.join("../shared/svcomp"),
+        root.join("tests/svcomp"),
     ];
     let save = root.join("target/fuzz-failures");
     let mut failed = false;
