@@ -41,7 +41,8 @@ def main(tool_directory, folder):
             inputs = model.handle_files_from_task_definition(task["input_files"], task_file)
             for prop in task.get("properties", []):
                 prp = os.path.normpath(os.path.join(root, prop["property_file"]))
-                if not os.path.isfile(prp) or "unreach-call" not in prp:
+                expected = prop.get("expected_verdict")
+                if not os.path.isfile(prp) or "unreach-call" not in prp or expected is None:
                     continue
                 limits = template.BaseTool2.ResourceLimits(cputime=60)
                 cmdline = model.cmdline_for_run(
@@ -61,7 +62,7 @@ def main(tool_directory, folder):
                     None,
                 )
                 got = tool.determine_result(run)
-                want = result.RESULT_TRUE_PROP if prop["expected_verdict"] else result.RESULT_FALSE_REACH
+                want = result.RESULT_TRUE_PROP if expected else result.RESULT_FALSE_REACH
                 ok = got == want and witness
                 runs += 1
                 failures += not ok

@@ -17,6 +17,8 @@ pub mod property;
 pub mod task;
 pub mod witness;
 
+mod agree;
+
 use std::path::Path;
 
 use serde::Serialize;
@@ -92,6 +94,9 @@ pub struct PropertyResult {
     pub seconds: f64,
     /// Concrete states explored.
     pub states: u64,
+    /// For `FALSE`: the error label (numbered as `rigor reach` numbers it)
+    /// whose call the witness reaches.
+    pub label: Option<u32>,
     /// The GraphML witness, when asked for.
     #[serde(skip)]
     pub witness: Option<String>,
@@ -114,6 +119,7 @@ impl PropertyResult {
             witness_values: None,
             seconds: 0.0,
             states: 0,
+            label: None,
             witness: None,
         }
     }
@@ -262,6 +268,9 @@ pub fn check_property(
         let report = solve_program(p.clone(), program, budget, &reach)?;
         let mut r = verdict_of(&p, &report, &prop.path, function)?;
         r.states = report.states;
+        if r.verdict == Verdict::False {
+            r = agree::with_rers(program, &text, &p, r, budget, &reach)?;
+        }
         if opts.witnesses {
             r.witness = match (&r.witness_values, r.verdict) {
                 (Some(v), _) => Some(witness::violation_witness(
@@ -301,9 +310,9 @@ fn verdict_of(
 ) -> Result<PropertyResult, SvcompError> {
     let reached = (report.verdicts.iter())
         .filter(|v| v.verdict == Some(true))
-        .filter_map(|v| v.witness.as_ref())
-        .min_by_key(|w| w.len());
-    if let Some(w) = reached {
+        .filter_map(|v| v.witness.as_ref().map(|w| (v.property, w)))
+        .min_by_key(|(_, w)| w.len());
+    if let Some((label, w)) = reached {
         let values: Option<Vec<i32>> = (w.iter())
             .map(|name| p.inputs.iter().find(|s| &s.name == name).map(|s| s.value))
             .collect();
@@ -315,6 +324,7 @@ fn verdict_of(
             );
             let mut r = PropertyResult::new(file, "unreach-call", Verdict::False, how);
             r.witness_values = Some(values);
+            r.label = Some(label);
             return Ok(r);
         }
     }

@@ -4,13 +4,20 @@
 //   a: 0 --1--> 1 --1--> 2 (reach_error_0 is called at the end of that step)
 //   a: 2 --2--> 3 (reach_error_1 is called)
 //   a == 9 never holds.
-// unreach-call-0: false (inputs 1 1); unreach-call-1: false (inputs 1 1 2,
-// through the call of reach_error_0: unreachable under RERS semantics,
-// where error 0 ends the run); unreach-call-2: true.
+//   b == 1 (reach_error_3) after 1 1 2 (through reach_error_0), or after
+//   2 2 2 1 (a: 0 -> 5 -> 6 -> 7, then b = 1), which calls no other error
+//   function first.
+// unreach-call-0: false (inputs 1 1); unreach-call-1: false in C (inputs
+// 1 1 2, through the call of reach_error_0) but unreachable under RERS
+// semantics, where error 0 ends the run and which the expected verdicts of
+// the real eca-rers2018 tasks come from: rigor answers UNKNOWN;
+// unreach-call-2: true; unreach-call-3: false (the run 2 2 2 1, which
+// both semantics have).
 extern int __VERIFIER_nondet_int();
 void reach_error_0(){}
 void reach_error_1(){}
 void reach_error_2(){}
+void reach_error_3(){}
 
 	// inputs
 	int inputs[] = {1,2};
@@ -20,6 +27,7 @@ void reach_error_2(){}
 
 	int cf = 1;
 	int a = 0;
+	int b = 0;
 
 	void errorCheck() {
 	    if((a == 2)){
@@ -33,6 +41,10 @@ void reach_error_2(){}
 	    if((a == 9)){
 	    cf = 0;
 	    reach_error_2();
+	    }
+	    if((b == 1)){
+	    cf = 0;
+	    reach_error_3();
 	    }
 	}
 
@@ -49,6 +61,24 @@ void reach_error_2(){}
     if((cf == 1 && a == 2 && (input == 2))) {
     	cf = 0;
     	a = 3;
+    	b = 1;
+    }
+    if((cf == 1 && a == 0 && (input == 2))) {
+    	cf = 0;
+    	a = 5;
+    }
+    if((cf == 1 && a == 5 && (input == 2))) {
+    	cf = 0;
+    	a = 6;
+    }
+    if((cf == 1 && a == 6 && (input == 2))) {
+    	cf = 0;
+    	a = 7;
+    }
+    if((cf == 1 && a == 7 && (input == 1))) {
+    	cf = 0;
+    	a = 8;
+    	b = 1;
     }
     errorCheck();
 }
