@@ -42,16 +42,17 @@ fn check_simulation(path: &str, max: usize) -> usize {
             let Ok(o) = m.step(&mut scratch, &c, i, &mut next) else {
                 continue;
             };
-            let matched = holders.iter().any(|&s| {
-                g.edges[s].iter().any(|e| {
-                    e.input as usize == i
-                        && e.outcome() == o
-                        && match o {
-                            Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
-                            _ => covers(&g, e.target as usize, &next),
-                        }
-                })
-            });
+            let matched = o == Outcome::Blocked
+                || holders.iter().any(|&s| {
+                    g.edges[s].iter().any(|e| {
+                        e.input as usize == i
+                            && e.outcome() == o
+                            && match o {
+                                Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
+                                _ => covers(&g, e.target as usize, &next),
+                            }
+                    })
+                });
             assert!(
                 matched,
                 "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
@@ -68,11 +69,16 @@ fn check_simulation(path: &str, max: usize) -> usize {
 /// each (seeded: the same runs every time), where a breadth-first search
 /// would stay near the initial state; returns the steps checked.
 fn check_random_runs(path: &str, runs: usize, len: usize) -> usize {
-    use rand::{Rng, SeedableRng};
     let p = rigor::frontend::load(path).expect("loads");
-    let m = Machine::compile(&p).expect("compiles");
+    check_random_runs_of(&p, path, runs, len)
+}
+
+/// [`check_random_runs`] on the program `p` (read from `path`).
+fn check_random_runs_of(p: &rigor::ir::Program, path: &str, runs: usize, len: usize) -> usize {
+    use rand::{Rng, SeedableRng};
+    let m = Machine::compile(p).expect("compiles");
     let budget = Budget::unlimited().with_timeout(std::time::Duration::from_secs(120));
-    let g = explore_abstract(&p, &m, &budget).expect("abstraction completes");
+    let g = explore_abstract(p, &m, &budget).expect("abstraction completes");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2026);
     let mut scratch = m.scratch();
     let mut next = vec![0; m.state_width()];
@@ -90,16 +96,19 @@ fn check_random_runs(path: &str, runs: usize, len: usize) -> usize {
                     continue;
                 };
                 checked += 1;
-                let matched = holders.iter().any(|&s| {
-                    g.edges[s].iter().any(|e| {
-                        e.input as usize == i
-                            && e.outcome() == o
-                            && match o {
-                                Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
-                                _ => covers(&g, e.target as usize, &next),
-                            }
-                    })
-                });
+                // A blocked step (`exit`, `abort`, a failed assumption) has
+                // no successor: the abstraction drops it, nothing to match.
+                let matched = o == Outcome::Blocked
+                    || holders.iter().any(|&s| {
+                        g.edges[s].iter().any(|e| {
+                            e.input as usize == i
+                                && e.outcome() == o
+                                && match o {
+                                    Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
+                                    _ => covers(&g, e.target as usize, &next),
+                                }
+                        })
+                    });
                 assert!(
                     matched,
                     "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
@@ -120,7 +129,8 @@ fn check_random_runs(path: &str, runs: usize, len: usize) -> usize {
 /// Every shape the front ends accept, along random runs: 2012 (the step
 /// returns the output and calls the next `calculate_outputN` inside its
 /// `return`), 2014 (the step inlined in `main`), 2017/2019 C and Java, and
-/// the SV-COMP shape.
+/// the SV-COMP shapes (rigor's sample, the real eca-rers2012 tasks and the
+/// eca-rers2018 shape, in both error-call modes).
 #[test]
 fn every_shape_is_simulated_along_random_runs() {
     let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
@@ -130,6 +140,30 @@ fn every_shape_is_simulated_along_random_runs() {
         200,
     );
     assert!(n > 0);
+    // The SV-COMP task shapes: `exit`/`abort` ending runs, error functions
+    // with bodies, both error-call modes.
+    use rigor::frontend::c::{parse_c_with, ErrorCalls};
+    let eca2018 =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/svcomp/eca2018/Problem907.c");
+    let mut sv_comp = vec![eca2018];
+    if let Some(d) = common::svcomp_dir() {
+        sv_comp.push(d.join("eca-rers2012/Problem01_label20.c"));
+        sv_comp.push(d.join("eca-rers2012/Problem02_label43.c"));
+    }
+    for path in sv_comp {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.to_string_lossy();
+        for target in ["reach_error", "reach_error_1", "reach_error_3"] {
+            let only = ErrorCalls::Only(target.into());
+            let p = parse_c_with(&name, &text, &only).expect("parses");
+            assert!(
+                check_random_runs_of(&p, &name, 30, 200) > 0,
+                "{name} {target}"
+            );
+        }
+        let p = parse_c_with(&name, &text, &ErrorCalls::Rers).expect("parses");
+        assert!(check_random_runs_of(&p, &name, 30, 200) > 0, "{name}");
+    }
     let Some(dir) = common::rers_dir() else {
         return;
     };
