@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{rers_dir, rigor_bin, truth};
+use common::{rers_dir, rigor_bin, truth, validate};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -669,20 +669,6 @@ fn compare_by_structure_and_its_planted_mutation() {
     let (code, r) = run(&mj);
     assert_ne!(r["method"], "structure", "{r}");
     assert_ne!(code, Some(0), "{r}");
-}
-
-/// `rigor validate` on a Java program: exit code, stdout.
-fn validate(program: &Path, witnesses: &Path) -> (Option<i32>, String) {
-    let out = Command::new(rigor_bin())
-        .arg("validate")
-        .arg(program)
-        .arg(witnesses)
-        .output()
-        .expect("run rigor validate");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
-    )
 }
 
 /// Every reachable-label witness of the shared Java programs with truth is

@@ -40,18 +40,12 @@ fn reach(program: &Path, extra: &[&str], tmp: &Path) -> (serde_json::Value, Path
 
 /// Runs `rigor validate` and asserts every witness is confirmed.
 fn assert_validated(program: &Path, witnesses: &Path) {
-    let out = Command::new(rigor_bin())
-        .arg("validate")
-        .arg(program)
-        .arg(witnesses)
-        .output()
-        .expect("run rigor validate");
-    assert!(
-        out.status.success(),
-        "witnesses of {} not confirmed by gcc:\n{}{}",
-        program.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (code, output) = common::validate(program, witnesses);
+    assert_eq!(
+        code,
+        Some(0),
+        "witnesses of {} not confirmed by gcc:\n{output}",
+        program.display()
     );
 }
 

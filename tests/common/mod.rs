@@ -44,6 +44,20 @@ pub fn svcomp_dir() -> Option<PathBuf> {
     }
 }
 
+/// `rigor validate PROGRAM WITNESSES`: its exit code and its output.
+pub fn validate(program: &std::path::Path, witnesses: &std::path::Path) -> (Option<i32>, String) {
+    let out = std::process::Command::new(rigor_bin())
+        .arg("validate")
+        .arg(program)
+        .arg(witnesses)
+        .output()
+        .expect("run rigor validate");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
 /// The path of the built `rigor` binary.
 pub fn rigor_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_rigor"))
