@@ -308,23 +308,27 @@ fn lasso(s: &str) -> Witness {
 
 /// The output of each step of `inputs` on `m` (`error_N` where it ends).
 pub fn outputs_of(m: &Machine, inputs: &[String]) -> Option<Vec<String>> {
-    let mut scratch = m.scratch();
-    let mut cur = m.initial_state();
-    let mut next = cur.clone();
-    let mut out = Vec::new();
-    for name in inputs {
-        let i = m.inputs().iter().position(|x| x == name)?;
-        let o = m.step(&mut scratch, &cur, i, &mut next).ok()?;
-        out.push(match o {
-            Outcome::Output(k) => m.outputs()[k as usize].clone(),
-            Outcome::Silent => "-".into(),
-            Outcome::Error(n) => format!("error_{n}"),
-            Outcome::Invalid => "invalid".into(),
-            Outcome::Blocked => "blocked".into(),
-        });
-        std::mem::swap(&mut cur, &mut next);
+    let indices: Option<Vec<usize>> = (inputs.iter())
+        .map(|name| m.inputs().iter().position(|x| x == name))
+        .collect();
+    let outcomes = crate::system::replay_outcomes(m, &indices?).ok()?;
+    Some(
+        outcomes
+            .into_iter()
+            .map(|o| outcome_name(o, m.outputs()))
+            .collect(),
+    )
+}
+
+/// How the page names an outcome.
+fn outcome_name(o: Outcome, outputs: &[String]) -> String {
+    match o {
+        Outcome::Output(k) => outputs[k as usize].clone(),
+        Outcome::Silent => "-".into(),
+        Outcome::Error(n) => format!("error_{n}"),
+        Outcome::Invalid => "invalid".into(),
+        Outcome::Blocked => "blocked".into(),
     }
-    Some(out)
 }
 
 /// The explored transition system of the program at `path`, if it is
@@ -349,16 +353,15 @@ fn small_graph(path: &str, budget: &crate::system::Budget) -> Option<SmallGraph>
     while let Some(s) = queue.pop_front() {
         for i in 0..n_inputs {
             let e = &g.edges[s as usize * n_inputs + i];
-            let (target, out) = match e.outcome() {
-                Outcome::Output(k) => (Some(e.target), g.outputs[k as usize].clone()),
-                Outcome::Silent => (Some(e.target), "-".into()),
-                Outcome::Error(n) => (None, format!("error_{n}")),
+            let o = e.outcome();
+            let target = match o {
+                Outcome::Output(_) | Outcome::Silent => Some(e.target),
+                Outcome::Error(_) => None,
                 // (An invalid input may change the state in 2012 programs.)
-                Outcome::Invalid if e.target != crate::system::graph::NO_STATE => {
-                    (Some(e.target), "invalid".into())
-                }
+                Outcome::Invalid if e.target != crate::system::NO_STATE => Some(e.target),
                 Outcome::Invalid | Outcome::Blocked => continue,
             };
+            let out = outcome_name(o, &g.outputs);
             if let Some(t) = target {
                 if depth[t as usize] == u32::MAX {
                     depth[t as usize] = depth[s as usize] + 1;

@@ -104,24 +104,36 @@ impl std::fmt::Display for ReplayError {
 /// Runs `inputs` from the initial state and returns the outcome of the last
 /// step. Intermediate steps must let the run go on ([`Outcome::goes_on`]).
 pub fn replay<S: System + ?Sized>(sys: &S, inputs: &[usize]) -> Result<Outcome, ReplayError> {
+    Ok(replay_outcomes(sys, inputs)?
+        .pop()
+        .unwrap_or(Outcome::Silent))
+}
+
+/// Runs `inputs` from the initial state and returns the outcome of every
+/// step, as [`replay`] checks them.
+pub fn replay_outcomes<S: System + ?Sized>(
+    sys: &S,
+    inputs: &[usize],
+) -> Result<Vec<Outcome>, ReplayError> {
     let mut scratch = sys.scratch();
     let mut cur = sys.initial_state();
     let mut next = cur.clone();
-    let mut last = Outcome::Silent;
+    let mut outcomes = Vec::with_capacity(inputs.len());
     for (k, &i) in inputs.iter().enumerate() {
         if i >= sys.n_inputs() {
             return Err(ReplayError::BadInput(i));
         }
-        last = sys
+        let o = sys
             .step(&mut scratch, &cur, i, &mut next)
             .map_err(ReplayError::Fault)?;
-        if !last.goes_on() && k + 1 < inputs.len() {
+        if !o.goes_on() && k + 1 < inputs.len() {
             return Err(ReplayError::StoppedEarly {
                 at: k,
-                outcome: Some(last),
+                outcome: Some(o),
             });
         }
+        outcomes.push(o);
         std::mem::swap(&mut cur, &mut next);
     }
-    Ok(last)
+    Ok(outcomes)
 }
