@@ -13,12 +13,11 @@
 //! does not (it then becomes the witness). Where the two semantics
 //! disagree the answer is `UNKNOWN`, with the reason.
 
-use super::{confirms, PropertyResult, SvcompError, Verdict};
+use super::{confirms, error_reached, values_of, PropertyResult, SvcompError, Verdict};
 use crate::check::reach::{solve_program, ReachOptions};
-use crate::engine::Machine;
 use crate::frontend::c::{parse_c_with, ErrorCalls};
 use crate::ir::Program;
-use crate::system::{replay, Budget, Outcome};
+use crate::system::Budget;
 
 /// `r` (a `FALSE` on `target`, the program lowered for the property) if the
 /// RERS semantics agrees, with a witness valid under both; else `UNKNOWN`.
@@ -34,7 +33,7 @@ pub(super) fn with_rers(
         return Ok(r);
     };
     let rers = parse_c_with(program, text, &ErrorCalls::Rers)?;
-    if ends_at(&rers, &values, label) {
+    if error_reached(&rers, &values) == Some(label) {
         return Ok(r);
     }
     // The witness passes another error call first: search for a run that
@@ -48,10 +47,8 @@ pub(super) fn with_rers(
     };
     match found.map(|v| (v.verdict, v.witness.as_ref())) {
         Some((Some(true), Some(w))) => {
-            let values: Option<Vec<i32>> = (w.iter())
-                .map(|n| rers.inputs.iter().find(|s| &s.name == n).map(|s| s.value))
-                .collect();
-            match values.filter(|v| confirms(target, v) && ends_at(&rers, v, label)) {
+            let values = values_of(&rers, w);
+            match values.filter(|v| confirms(target, v) && error_reached(&rers, v) == Some(label)) {
                 Some(values) => {
                     let how = format!(
                         "a run of {} inputs calls it, and no other error function before (replayed)",
@@ -76,15 +73,4 @@ pub(super) fn with_rers(
             "every run found calls another error function first; RERS semantics undecided".into(),
         )),
     }
-}
-
-/// Whether `values` drive `p` to error `label` (and to no error before).
-fn ends_at(p: &Program, values: &[i32], label: u32) -> bool {
-    let Ok(m) = Machine::compile(p) else {
-        return false;
-    };
-    let inputs: Option<Vec<usize>> = (values.iter())
-        .map(|v| p.inputs.iter().position(|s| s.value == *v))
-        .collect();
-    matches!(inputs.map(|i| replay(&m, &i)), Some(Ok(Outcome::Error(n))) if n == label)
 }

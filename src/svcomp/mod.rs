@@ -313,9 +313,7 @@ fn verdict_of(
         .filter_map(|v| v.witness.as_ref().map(|w| (v.property, w)))
         .min_by_key(|(_, w)| w.len());
     if let Some((label, w)) = reached {
-        let values: Option<Vec<i32>> = (w.iter())
-            .map(|name| p.inputs.iter().find(|s| &s.name == name).map(|s| s.value))
-            .collect();
+        let values = values_of(p, w);
         // The witness is replayed once more, from the values it will carry.
         if let Some(values) = values.filter(|v| confirms(p, v)) {
             let how = format!(
@@ -359,13 +357,27 @@ fn verdict_of(
 
 /// Whether feeding `values` to the program `p` ends at its error label.
 pub fn confirms(p: &Program, values: &[i32]) -> bool {
-    let Ok(m) = Machine::compile(p) else {
-        return false;
-    };
+    error_reached(p, values).is_some_and(|n| p.error_labels.contains(&n))
+}
+
+/// The error label the run of `values` on `p` ends at (with no error
+/// before), if it ends at one.
+pub(crate) fn error_reached(p: &Program, values: &[i32]) -> Option<u32> {
+    let m = Machine::compile(p).ok()?;
     let inputs: Option<Vec<usize>> = (values.iter())
         .map(|v| p.inputs.iter().position(|s| s.value == *v))
         .collect();
-    matches!(inputs.map(|i| replay(&m, &i)), Some(Ok(Outcome::Error(n))) if p.error_labels.contains(&n))
+    match replay(&m, &inputs?) {
+        Ok(Outcome::Error(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// The values of the input symbols named `names` in `p`.
+pub(crate) fn values_of(p: &Program, names: &[String]) -> Option<Vec<i32>> {
+    (names.iter())
+        .map(|n| p.inputs.iter().find(|s| &s.name == n).map(|s| s.value))
+        .collect()
 }
 
 /// Replays the violation witness at `witness_path` on `program` for the
