@@ -19,6 +19,23 @@ fn covers(g: &AbsGraph, s: usize, c: &[i32]) -> bool {
         .all(|(v, &x)| v.contains(x as i64))
 }
 
+/// Whether an abstract state among `holders` has an edge for the concrete
+/// step `--i/o--> next`. A blocked step (`exit`, `abort`, a failed
+/// assumption) has no successor: the abstraction drops it, nothing to match.
+fn step_matched(g: &AbsGraph, holders: &[usize], i: usize, o: Outcome, next: &[i32]) -> bool {
+    o == Outcome::Blocked
+        || holders.iter().any(|&s| {
+            g.edges[s].iter().any(|e| {
+                e.input as usize == i
+                    && e.outcome() == o
+                    && match o {
+                        Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
+                        _ => covers(g, e.target as usize, next),
+                    }
+            })
+        })
+}
+
 /// Checks the simulation on up to `max` concrete states; returns how many
 /// were checked.
 fn check_simulation(path: &str, max: usize) -> usize {
@@ -42,17 +59,7 @@ fn check_simulation(path: &str, max: usize) -> usize {
             let Ok(o) = m.step(&mut scratch, &c, i, &mut next) else {
                 continue;
             };
-            let matched = o == Outcome::Blocked
-                || holders.iter().any(|&s| {
-                    g.edges[s].iter().any(|e| {
-                        e.input as usize == i
-                            && e.outcome() == o
-                            && match o {
-                                Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
-                                _ => covers(&g, e.target as usize, &next),
-                            }
-                    })
-                });
+            let matched = step_matched(&g, &holders, i, o, &next);
             assert!(
                 matched,
                 "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
@@ -96,19 +103,7 @@ fn check_random_runs_of(p: &rigor::ir::Program, path: &str, runs: usize, len: us
                     continue;
                 };
                 checked += 1;
-                // A blocked step (`exit`, `abort`, a failed assumption) has
-                // no successor: the abstraction drops it, nothing to match.
-                let matched = o == Outcome::Blocked
-                    || holders.iter().any(|&s| {
-                        g.edges[s].iter().any(|e| {
-                            e.input as usize == i
-                                && e.outcome() == o
-                                && match o {
-                                    Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
-                                    _ => covers(&g, e.target as usize, &next),
-                                }
-                        })
-                    });
+                let matched = step_matched(&g, &holders, i, o, &next);
                 assert!(
                     matched,
                     "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
