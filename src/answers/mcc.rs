@@ -110,9 +110,14 @@ pub fn verdicts_xml(
             Ok(())
         })
         .expect(written);
+    Ok(xml_text(w))
+}
+
+/// The text of an XML document written into memory, ending in a newline.
+pub fn xml_text(w: quick_xml::Writer<Vec<u8>>) -> String {
     let mut text = String::from_utf8(w.into_inner()).expect("XML written from UTF-8 strings");
     text.push('\n');
-    Ok(text)
+    text
 }
 
 /// The current UTC time as an `xsd:dateTime`: `2026-11-22T18:20:23Z`.

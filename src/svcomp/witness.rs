@@ -217,9 +217,7 @@ fn document(cx: &WitnessContext, kind: &str, items: &[Item]) -> String {
             Ok(())
         })
         .expect(written);
-    let mut text = String::from_utf8(w.into_inner()).expect("XML written from UTF-8 strings");
-    text.push('\n');
-    text
+    crate::answers::mcc::xml_text(w)
 }
 
 /// `<data key="k">v</data>`.
