@@ -31,6 +31,7 @@ use super::interval::mirror;
 use super::interval::Interval;
 use crate::engine::{Machine, Storage};
 use crate::ir::{ArrayRef, BinOp, Expr, Place, Program, Stmt};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Most sites a program may have before relevance is not used.
 const MAX_SITES: usize = 200_000;
@@ -90,7 +91,17 @@ pub struct Relevance {
     /// program with thousands of sites asks again and again for the few
     /// combinations its modes take).
     memo: Mutex<FxHashMap<Vec<u32>, Vec<bool>>>,
+    /// Questions [`Relevance::relevant`] was asked, and how many of them the
+    /// memo answered: see [`MEMO_TRIAL`].
+    asked: AtomicU64,
+    remembered: AtomicU64,
 }
+
+/// Questions after which the memo is given up unless it answered at least
+/// half of them: where the compared slots take many combinations (the
+/// 2019 challenge problem 15 has 157 of them and misses four times out of
+/// five), building the memo's key costs more than it saves.
+const MEMO_TRIAL: u64 = 1 << 14;
 
 /// Most results [`Relevance`] remembers before it starts afresh (each
 /// holds the compared intervals and one flag per slot: a few KiB).
@@ -104,6 +115,8 @@ impl Clone for Relevance {
             always: self.always.clone(),
             compared: self.compared.clone(),
             memo: Mutex::default(),
+            asked: AtomicU64::new(0),
+            remembered: AtomicU64::new(0),
         }
     }
 }
@@ -326,6 +339,8 @@ impl Relevance {
             always,
             compared,
             memo: Mutex::default(),
+            asked: AtomicU64::new(0),
+            remembered: AtomicU64::new(0),
         })
     }
 
@@ -333,11 +348,16 @@ impl Relevance {
     /// read by a site that may run in `s`, or it is the chosen witness that
     /// a site cannot, or it is a pointer.
     pub fn relevant(&self, s: &[Interval]) -> Vec<bool> {
+        let asked = self.asked.fetch_add(1, Ordering::Relaxed) + 1;
+        if asked > MEMO_TRIAL && 2 * self.remembered.load(Ordering::Relaxed) < asked {
+            return self.compute(s);
+        }
         let key = self.memo_key(s);
         // A poisoned lock only means another thread panicked mid-insert:
         // the memo is a cache, so start it afresh.
         let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(rel) = memo.get(&key) {
+            self.remembered.fetch_add(1, Ordering::Relaxed);
             return rel.clone();
         }
         let rel = self.compute(s);
@@ -440,6 +460,27 @@ mod tests {
         state[sm] = Interval::point(2);
         let rel = r.relevant(&state);
         assert!(rel[sm] && rel[sc] && !rel[ss]);
+    }
+
+    #[test]
+    fn the_memo_is_given_up_when_it_seldom_answers() {
+        let (p, m) = modes();
+        let r = Relevance::new(&p, &m).expect("small program");
+        let sm = slot(&p, &m, "m");
+        let mut state = vec![Interval::point(0); m.layout().state_width as usize];
+        let mut asked = Vec::new();
+        for mode in 0..(MEMO_TRIAL as i32 + 8) {
+            state[sm] = Interval::point(mode % 4);
+            asked.push((state.clone(), r.relevant(&state)));
+        }
+        // Four modes: the memo answers nearly every question and stays.
+        assert!(2 * r.remembered.load(Ordering::Relaxed) >= r.asked.load(Ordering::Relaxed));
+        // A memo that seldom answered is given up, with the same answers.
+        r.remembered.store(0, Ordering::Relaxed);
+        for (state, rel) in &asked[..8] {
+            assert_eq!(&r.relevant(state), rel);
+        }
+        assert_eq!(r.remembered.load(Ordering::Relaxed), 0);
     }
 
     #[test]
