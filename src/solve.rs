@@ -69,7 +69,12 @@ pub fn solve_problems(
                 keep_certificate: false,
                 on_verdict: None,
             };
-            crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts)
+            let mut r =
+                crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts);
+            if let (true, Ok(r)) = (validate, r.as_mut()) {
+                confirm_lassos_natively(&program, r, NATIVE_RUN_TIMEOUT);
+            }
+            r
         });
         done(Solved {
             problem: p,
@@ -77,6 +82,64 @@ pub fn solve_problems(
             ltl,
             seconds: started.elapsed().as_secs_f64(),
         });
+    }
+}
+
+/// Runs the counterexample of every violated property of `r` on the
+/// original `program` compiled natively (gcc for C, javac for Java,
+/// [`crate::check::validate_lasso`]); a property whose counterexample the
+/// native program does not print becomes unknown. What happened is said
+/// in `r`'s notes.
+pub fn confirm_lassos_natively(program: &str, r: &mut LtlReport, timeout: std::time::Duration) {
+    use crate::check::validate_lasso::confirm_lassos;
+    use crate::ltl::lasso::LassoWord;
+    let lassos: Vec<(usize, LassoWord)> = (r.verdicts.iter())
+        .filter(|v| v.verdict == Some(false))
+        .filter_map(|v| {
+            Some((
+                v.property,
+                LassoWord::from_rers(v.counterexample.as_ref()?)?,
+            ))
+        })
+        .collect();
+    if lassos.is_empty() {
+        return;
+    }
+    let checks = crate::frontend::load(program)
+        .map_err(|e| e.to_string())
+        .and_then(|p| {
+            confirm_lassos(Path::new(program), &p.inputs, &p.outputs, &lassos, timeout)
+                .map_err(|e| e.to_string())
+        });
+    match checks {
+        Err(e) => r
+            .notes
+            .push(format!("counterexamples not validated natively: {e}")),
+        Ok(checks) => {
+            let mut refuted = Vec::new();
+            for c in checks.iter().filter(|c| !c.confirmed) {
+                if let Some(v) = r.verdicts.iter_mut().find(|v| v.property == c.property) {
+                    v.verdict = None;
+                    v.note = Some(format!(
+                        "internal: the counterexample is not confirmed natively ({:?}, printed {})",
+                        c.native,
+                        c.word.join(" ")
+                    ));
+                    refuted.push(c.property.to_string());
+                }
+            }
+            r.notes.push(format!(
+                "{} of {} counterexamples confirmed by the natively compiled program",
+                checks.len() - refuted.len(),
+                checks.len()
+            ));
+            if !refuted.is_empty() {
+                r.notes.push(format!(
+                    "internal: counterexamples not confirmed natively, properties unknown: {}",
+                    refuted.join(", ")
+                ));
+            }
+        }
     }
 }
 

@@ -755,3 +755,78 @@ fn solve_validates_java_witnesses_natively() {
         "{err}"
     );
 }
+
+/// Every counterexample of the 2019 LTL problem 1, in C and in Java, is
+/// printed by the natively compiled original (gcc, javac) fed its inputs;
+/// a lasso with a wrong output, or one output short, is not; and `rigor
+/// solve --validate` says how many it confirmed.
+#[test]
+fn counterexamples_are_confirmed_natively() {
+    use rigor::check::ltl::{solve, LtlOptions};
+    use rigor::check::validate_lasso::confirm_lassos;
+    use rigor::ltl::lasso::LassoWord;
+    let Some(dir) = rers_dir() else { return };
+    if Command::new("javac").arg("-version").output().is_err() {
+        eprintln!("skipped: javac not found (Debian's default-jdk-headless)");
+        return;
+    }
+    let folder = dir.join("2019/seq-ltl/Problem1");
+    let props = folder.join("constraints-Problem1.txt");
+    for ext in ["c", "java"] {
+        let program = folder.join(format!("Problem1.{ext}"));
+        let name = program.to_string_lossy().to_string();
+        let budget = Budget::unlimited().with_timeout(std::time::Duration::from_secs(120));
+        let r = solve(
+            &name,
+            &props.to_string_lossy(),
+            &budget,
+            &LtlOptions::default(),
+        )
+        .expect("runs");
+        let lassos: Vec<(usize, LassoWord)> = (r.verdicts.iter())
+            .filter(|v| v.verdict == Some(false))
+            .map(|v| {
+                let text = v.counterexample.as_ref().expect("a counterexample");
+                (v.property, LassoWord::from_rers(text).expect("RERS form"))
+            })
+            .collect();
+        assert!(lassos.len() > 10, "{name}: {} violated", lassos.len());
+        let p = rigor::frontend::load(&name).expect("loads");
+        let timeout = std::time::Duration::from_secs(10);
+        let checks = confirm_lassos(&program, &p.inputs, &p.outputs, &lassos, timeout)
+            .expect("harness builds");
+        for c in &checks {
+            assert!(
+                c.confirmed,
+                "{name}: property {} not confirmed: {c:?}",
+                c.property
+            );
+        }
+        // Planted: another output at the cycle's last output, and the
+        // cycle without its last letter.
+        let mut planted = Vec::new();
+        for (k, l) in lassos.iter().take(5) {
+            let last = l.cycle.iter().rposition(|x| x.starts_with('o'));
+            if let Some(at) = last {
+                let other = (p.outputs.iter())
+                    .map(|s| format!("o{}", s.name))
+                    .find(|o| *o != l.cycle[at])
+                    .expect("two outputs");
+                let mut wrong = l.clone();
+                wrong.cycle[at] = other;
+                planted.push((*k, wrong));
+            }
+            let mut short = l.clone();
+            short.cycle.pop();
+            if !short.cycle.is_empty() {
+                planted.push((*k, short));
+            }
+        }
+        assert!(!planted.is_empty());
+        let checks = confirm_lassos(&program, &p.inputs, &p.outputs, &planted, timeout)
+            .expect("harness builds");
+        for (c, (_, l)) in checks.iter().zip(&planted) {
+            assert!(!c.confirmed, "{name}: planted {} confirmed", l.to_rers());
+        }
+    }
+}

@@ -68,6 +68,9 @@ pub struct LtlReport {
     /// The run's progress over time (states, depth), for plots.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub progress: Vec<ProgressPoint>,
+    /// What else happened (the native confirmation of counterexamples).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What the interval abstraction contributed to an LTL run.
@@ -474,6 +477,7 @@ impl LtlReport {
             certificate_note: None,
             certificate: None,
             progress: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod reach;
 pub mod structural;
 pub mod validate;
 pub mod validate_java;
+pub mod validate_lasso;
 
 use crate::abbadingo::LogError;
 use crate::engine::CompileError;

@@ -131,6 +131,7 @@ static void rigor_stop(const char *what, long v) {
     _exit(0);
 }
 static int rigor_scanf(const char *fmt, ...) {
+    printf("RIGOR_IN\n");
     va_list ap;
     va_start(ap, fmt);
     int r = vscanf(fmt, ap);
@@ -199,13 +200,34 @@ impl Harness {
 
     /// Runs the native program on a sequence of input values.
     pub fn run(&self, inputs: &[i32], timeout: Duration) -> Result<NativeOutcome, ValidateError> {
-        let _ = self.dir.path();
+        Ok(self.run_printing(inputs, timeout)?.0)
+    }
+
+    /// [`Harness::run`], with what the program printed on stdout, line by
+    /// line: `RIGOR_IN` where it reads an input, and its own outputs.
+    pub fn run_printing(
+        &self,
+        inputs: &[i32],
+        timeout: Duration,
+    ) -> Result<(NativeOutcome, Vec<String>), ValidateError> {
+        // A file, not a pipe: a program printing more than a pipe holds
+        // must not block while nobody reads.
+        let printed = tempfile::tempfile_in(self.dir.path()).map_err(tool("create a file"))?;
         let mut child = Command::new(&self.exe)
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
+            .stdout(Stdio::from(
+                printed.try_clone().map_err(tool("create a file"))?,
+            ))
             .stderr(Stdio::piped())
             .spawn()
             .map_err(tool("run the harness"))?;
+        let read_printed = |mut f: std::fs::File| {
+            use std::io::{Read, Seek};
+            let mut text = String::new();
+            let _ = f.rewind();
+            let _ = f.read_to_string(&mut text);
+            text.lines().map(str::to_string).collect::<Vec<_>>()
+        };
         let mut stdin = child.stdin.take().expect("piped stdin");
         let feed: String = inputs.iter().map(|v| format!("{v}\n")).collect();
         // The program may exit before reading everything: ignore EPIPE.
@@ -220,12 +242,13 @@ impl Harness {
                         use std::io::Read;
                         let _ = e.read_to_string(&mut err);
                     }
-                    return Ok(self.interpret(&err, status.code()));
+                    let outcome = self.interpret(&err, status.code());
+                    return Ok((outcome, read_printed(printed)));
                 }
                 None if start.elapsed() > timeout => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Ok(NativeOutcome::Timeout);
+                    return Ok((NativeOutcome::Timeout, read_printed(printed)));
                 }
                 None => std::thread::sleep(Duration::from_millis(2)),
             }

@@ -33,7 +33,9 @@ public class RigorHarness {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         PrintStream report = System.out;
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        System.setOut(quiet);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream capture = new PrintStream(printed, true);
+        System.setOut(capture);
         System.setErr(quiet);
         String line;
         while ((line = in.readLine()) != null) {
@@ -45,6 +47,7 @@ public class RigorHarness {
                 PROGRAM eca = new PROGRAM();
                 for (String input : inputs) {
                     used++;
+                    capture.println("RIGOR_IN");
                     try {
                         eca.calculateOutput(input);
                     } catch (IllegalArgumentException e) {
@@ -56,6 +59,11 @@ public class RigorHarness {
             } catch (Throwable e) {
                 result = "EXCEPTION 0 " + used;
             }
+            capture.flush();
+            for (String l : printed.toString().split("\\R")) {
+                if (!l.isEmpty()) report.println("RIGOR_OUT " + l);
+            }
+            printed.reset();
             report.println("RIGOR " + result);
             report.flush();
         }
@@ -121,12 +129,33 @@ impl JavaHarness {
         Ok(JavaHarness { dir, one_jvm_each })
     }
 
+    /// Runs each sequence of input names, `timeout` for each: what the
+    /// program did, and what it printed (`RIGOR_IN` where it reads an
+    /// input, and its own outputs).
+    pub fn run_all(
+        &self,
+        runs: &[&[String]],
+        timeout: Duration,
+    ) -> Result<Vec<(NativeOutcome, Vec<String>)>, ValidateError> {
+        if self.one_jvm_each {
+            let mut all = Vec::new();
+            for r in runs {
+                all.extend(self.run_batch(std::slice::from_ref(r), timeout)?);
+            }
+            Ok(all)
+        } else {
+            // The JVM's start, then each run's share.
+            let total = timeout.saturating_mul(runs.len().max(1) as u32);
+            self.run_batch(runs, total)
+        }
+    }
+
     /// Runs the witnesses (input names) on one JVM, within `timeout`.
     fn run_batch(
         &self,
         witnesses: &[&[String]],
         timeout: Duration,
-    ) -> Result<Vec<NativeOutcome>, ValidateError> {
+    ) -> Result<Vec<(NativeOutcome, Vec<String>)>, ValidateError> {
         let mut child = Command::new("java")
             .args(["-Xss512m", "-cp"])
             .arg(self.dir.path())
@@ -163,17 +192,26 @@ impl JavaHarness {
         };
         let _ = feeder.join();
         let text = reader.join().unwrap_or_default();
-        let mut outcomes: Vec<NativeOutcome> = text.lines().filter_map(interpret).collect();
+        let mut outcomes = Vec::new();
+        let mut printed = Vec::new();
+        for line in text.lines() {
+            if let Some(out) = line.strip_prefix("RIGOR_OUT ") {
+                printed.push(out.to_string());
+            } else if let Some(outcome) = interpret(line) {
+                outcomes.push((outcome, std::mem::take(&mut printed)));
+            }
+        }
         // Runs that did not report (a timeout, a crash of the JVM).
         while outcomes.len() < witnesses.len() {
-            outcomes.push(if timed_out {
+            let outcome = if timed_out {
                 NativeOutcome::Timeout
             } else {
                 NativeOutcome::Exited {
                     inputs: usize::MAX,
                     code: None,
                 }
-            });
+            };
+            outcomes.push((outcome, std::mem::take(&mut printed)));
         }
         Ok(outcomes)
     }
@@ -201,17 +239,7 @@ pub fn validate_java(
     timeout: Duration,
 ) -> Result<Vec<WitnessCheck>, ValidateError> {
     let runs: Vec<&[String]> = witnesses.iter().map(|(_, w)| w.as_slice()).collect();
-    let outcomes = if harness.one_jvm_each {
-        let mut all = Vec::new();
-        for r in &runs {
-            all.extend(harness.run_batch(std::slice::from_ref(r), timeout)?);
-        }
-        all
-    } else {
-        // The JVM's start, then each witness's share.
-        let total = timeout.saturating_mul(runs.len().max(1) as u32);
-        harness.run_batch(&runs, total)?
-    };
+    let outcomes = harness.run_all(&runs, timeout)?.into_iter().map(|(o, _)| o);
     Ok(witnesses
         .iter()
         .zip(outcomes)

@@ -18,9 +18,9 @@ pub struct Args {
     /// `Problem<N>-ltl.csv` when a property file is found) and witnesses.
     #[arg(long, default_value = "rigor-answers")]
     pub out: String,
-    /// Run every reachable label's witness on the original program
-    /// compiled natively (gcc, javac); a witness not confirmed there
-    /// leaves its label unknown.
+    /// Run every reachable label's witness and every violated property's
+    /// counterexample on the original program compiled natively (gcc,
+    /// javac); one not confirmed there leaves its answer unknown.
     #[arg(long)]
     pub validate: bool,
     /// Also write an HTML report here (tables, plots, witnesses; one
@@ -137,6 +137,9 @@ pub fn run(args: &Args) -> CliResult {
             }
             match &done.ltl {
                 Some(Ok(r)) => {
+                    for n in &r.notes {
+                        eprintln!("rigor: {}: {n}", p.name);
+                    }
                     write(format!("{stem}-ltl.csv"), r.csv());
                     write(format!("{stem}-ltl-witnesses.txt"), r.witnesses());
                     let count =

@@ -28,6 +28,26 @@ impl LassoWord {
         )
     }
 
+    /// Reads the RERS solution-text form back ([`LassoWord::to_rers`]);
+    /// `None` where `text` is not of that form or the cycle is empty.
+    pub fn from_rers(text: &str) -> Option<LassoWord> {
+        let letters = |s: &str| -> Option<Vec<String>> {
+            let inner = s.trim().strip_prefix('[')?.strip_suffix(']')?;
+            Some(
+                (inner.split(','))
+                    .map(|l| l.trim().to_string())
+                    .filter(|l| !l.is_empty())
+                    .collect(),
+            )
+        };
+        let (prefix, cycle) = text.trim().strip_suffix(")*")?.rsplit_once(" (")?;
+        let word = LassoWord {
+            prefix: letters(prefix)?,
+            cycle: letters(cycle)?,
+        };
+        (!word.cycle.is_empty()).then_some(word)
+    }
+
     fn letter(&self, p: usize) -> &str {
         if p < self.prefix.len() {
             &self.prefix[p]
@@ -113,6 +133,19 @@ fn fix(f: &[bool], g: &[bool], start: bool, n: usize, next: impl Fn(usize) -> us
 mod tests {
     use super::*;
     use crate::ltl::syntax::parse_formula;
+
+    #[test]
+    fn the_rers_form_reads_back() {
+        let x = w(&["iA", "oX"], &["iB", "oY", "iC"]);
+        assert_eq!(LassoWord::from_rers(&x.to_rers()), Some(x));
+        let empty_prefix = w(&[], &["iB", "oY"]);
+        assert_eq!(
+            LassoWord::from_rers(&empty_prefix.to_rers()),
+            Some(empty_prefix)
+        );
+        assert_eq!(LassoWord::from_rers("[iA] ([])*"), None);
+        assert_eq!(LassoWord::from_rers("iA oX"), None);
+    }
 
     fn w(prefix: &[&str], cycle: &[&str]) -> LassoWord {
         LassoWord {
