@@ -128,17 +128,7 @@ pub fn confirm_lassos_natively(program: &str, r: &mut LtlReport, timeout: std::t
                     refuted.push(c.property.to_string());
                 }
             }
-            r.notes.push(format!(
-                "{} of {} counterexamples confirmed by the natively compiled program",
-                checks.len() - refuted.len(),
-                checks.len()
-            ));
-            if !refuted.is_empty() {
-                r.notes.push(format!(
-                    "internal: counterexamples not confirmed natively, properties unknown: {}",
-                    refuted.join(", ")
-                ));
-            }
+            tell_confirmed(&mut r.notes, "counterexamples", checks.len(), &refuted);
         }
     }
 }
@@ -186,18 +176,23 @@ pub fn confirm_natively(program: &str, r: &mut ReachReport, timeout: std::time::
                     refuted.push(format!("{} ({:?})", c.label, c.native));
                 }
             }
-            r.notes.push(format!(
-                "{} of {} witnesses confirmed by the natively compiled program",
-                checks.len() - refuted.len(),
-                checks.len()
-            ));
-            if !refuted.is_empty() {
-                r.notes.push(format!(
-                    "internal: witnesses not confirmed natively, labels unknown: {}",
-                    refuted.join(", ")
-                ));
-            }
+            tell_confirmed(&mut r.notes, "witnesses", checks.len(), &refuted);
         }
+    }
+}
+
+/// Notes how many of `checked` witnesses (or counterexamples: `what`)
+/// the native program confirmed, and which answers it left unknown.
+fn tell_confirmed(notes: &mut Vec<String>, what: &str, checked: usize, refuted: &[String]) {
+    notes.push(format!(
+        "{} of {checked} {what} confirmed by the natively compiled program",
+        checked - refuted.len()
+    ));
+    if !refuted.is_empty() {
+        notes.push(format!(
+            "internal: {what} not confirmed natively, answers unknown: {}",
+            refuted.join(", ")
+        ));
     }
 }
 
