@@ -200,7 +200,7 @@ impl Harness {
 
     /// Runs the native program on a sequence of input values.
     pub fn run(&self, inputs: &[i32], timeout: Duration) -> Result<NativeOutcome, ValidateError> {
-        Ok(self.run_printing(inputs, timeout)?.0)
+        Ok(self.run_to(inputs, timeout, None)?.0)
     }
 
     /// [`Harness::run`], with what the program printed on stdout, line by
@@ -213,19 +213,34 @@ impl Harness {
         // A file, not a pipe: a program printing more than a pipe holds
         // must not block while nobody reads.
         let printed = tempfile::tempfile_in(self.dir.path()).map_err(tool("create a file"))?;
+        self.run_to(inputs, timeout, Some(printed))
+    }
+
+    /// Runs the native program with its stdout in `printed` (read back
+    /// line by line), or discarded.
+    fn run_to(
+        &self,
+        inputs: &[i32],
+        timeout: Duration,
+        printed: Option<std::fs::File>,
+    ) -> Result<(NativeOutcome, Vec<String>), ValidateError> {
+        let stdout = match &printed {
+            Some(f) => Stdio::from(f.try_clone().map_err(tool("create a file"))?),
+            None => Stdio::null(),
+        };
         let mut child = Command::new(&self.exe)
             .stdin(Stdio::piped())
-            .stdout(Stdio::from(
-                printed.try_clone().map_err(tool("create a file"))?,
-            ))
+            .stdout(stdout)
             .stderr(Stdio::piped())
             .spawn()
             .map_err(tool("run the harness"))?;
-        let read_printed = |mut f: std::fs::File| {
+        let read_printed = |f: Option<std::fs::File>| {
             use std::io::{Read, Seek};
             let mut text = String::new();
-            let _ = f.rewind();
-            let _ = f.read_to_string(&mut text);
+            if let Some(mut f) = f {
+                let _ = f.rewind();
+                let _ = f.read_to_string(&mut text);
+            }
             text.lines().map(str::to_string).collect::<Vec<_>>()
         };
         let mut stdin = child.stdin.take().expect("piped stdin");
