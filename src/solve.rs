@@ -54,6 +54,7 @@ pub fn solve_problems(
             certify: true,
             keep_certificate: false,
             on_verdict: None,
+            threads: None,
         };
         let mut reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
         if let (true, Ok(r)) = (validate, reach.as_mut()) {

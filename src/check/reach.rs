@@ -26,7 +26,8 @@ use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{
-    explore_pruned, guided_search, Exploration, Guide, Observer, Options, ProgressPoint, Recorder,
+    explore_levels, explore_pruned, guided_search, Exploration, Guide, Observer, Options,
+    ProgressPoint, Recorder,
 };
 use crate::ir::Program;
 use crate::system::{replay, Budget, Outcome, StopReason, System};
@@ -288,6 +289,9 @@ pub struct ReachOptions {
     /// Told of each reachable label the moment its witness replayed, before
     /// the run ends.
     pub on_verdict: Option<VerdictSink>,
+    /// Threads of the breadth-first search when nothing prunes it (default:
+    /// all cores; see [`crate::explore::levels`]).
+    pub threads: Option<usize>,
 }
 
 /// Receives a label's verdict as soon as it is final (see
@@ -472,12 +476,20 @@ fn search_options(opts: &ReachOptions, inputs: &[String], seeds: Vec<Vec<usize>>
         observer: opts.observer.clone(),
         seeds,
         wanted_errors: None,
+        threads: opts
+            .threads
+            .unwrap_or_else(crate::explore::levels::all_cores),
     }
 }
 
 /// Explores `sys` breadth-first (with `opts`) and answers every error label.
-pub fn check<S: System>(sys: &S, program: &str, budget: &Budget, opts: &Options) -> ReachReport {
-    let ex = crate::explore::explore(sys, budget, opts);
+pub fn check<S: System + Sync>(
+    sys: &S,
+    program: &str,
+    budget: &Budget,
+    opts: &Options,
+) -> ReachReport {
+    let ex = crate::explore::explore_levels(sys, budget, opts);
     report(sys, program, &ex)
 }
 
@@ -541,12 +553,10 @@ pub fn check_with(
         None => budget.clone(),
     };
     let mut guide = abstraction.map(|(_, g)| AbstractGuide::new(g));
-    let ex = explore_pruned(
-        m,
-        &bfs_budget,
-        &opts,
-        guide.as_mut().map(|p| p as &mut dyn Guide),
-    );
+    let ex = match guide.as_mut() {
+        Some(g) => explore_pruned(m, &bfs_budget, &opts, Some(g as &mut dyn Guide)),
+        None => explore_levels(m, &bfs_budget, &opts),
+    };
     let mut r = report(m, program, &ex);
     r.pruned = ex.pruned;
     let bfs_stopped = ex.stopped;

@@ -34,6 +34,11 @@ pub struct Args {
     /// certificate first.
     #[arg(long)]
     pub no_certify: bool,
+    /// Threads of the breadth-first search (default: all cores). The
+    /// answers, the state count and the witnesses are the same for any
+    /// number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -55,6 +60,7 @@ pub fn run(args: &Args) -> CliResult {
             let witness = v.witness.as_ref().map(|w| w.join(" "));
             sink.answer(v.property as usize, true, witness.as_deref());
         })),
+        threads: args.threads,
     };
     let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
     drop(opts);

@@ -59,6 +59,9 @@ pub struct Options {
     pub wanted_errors: Option<Vec<u32>>,
     /// Told of each error label when it is first reached.
     pub on_error: Option<ErrorFound>,
+    /// Threads of the level-synchronous search
+    /// ([`super::levels::explore_levels`]); 0 keeps to the sequential one.
+    pub threads: usize,
 }
 
 /// A step the system could not execute.
@@ -76,10 +79,8 @@ pub struct FaultAt {
 pub struct Exploration {
     /// The graph (edges only if `keep_graph`; always the state counts).
     pub graph: StateGraph,
-    /// Parent of each state (`NO_STATE` for the initial state).
-    pub parent: Vec<StateId>,
-    /// Input taken from the parent.
-    pub parent_input: Vec<u16>,
+    /// The way back from the states to the initial state.
+    pub links: Links,
     /// For each error label found: the first (shallowest) state and input
     /// reaching it.
     pub errors: Vec<(u32, StateId, usize)>,
@@ -95,7 +96,8 @@ pub struct Exploration {
     pub elapsed: Duration,
     /// Bytes per stored state row.
     pub state_bytes: usize,
-    /// The visited-state store (to decode states).
+    /// The visited-state store (to decode states); empty after a
+    /// level-synchronous search, which keeps its own.
     pub store: StateStore,
     /// States left unexpanded by the pruner.
     pub pruned: u64,
@@ -107,9 +109,14 @@ impl Exploration {
         self.stopped.is_none() && self.faults.is_empty()
     }
 
-    /// The shortest input sequence from the initial state to `s`.
+    /// The shortest input sequence from the initial state to `s` (with
+    /// [`Links::Paths`], `s` must be the source of an error or a fault;
+    /// for another state the path is empty, and a replay rejects it).
     pub fn path_to(&self, s: StateId) -> Vec<usize> {
-        path_to(&self.parent, &self.parent_input, s)
+        match &self.links {
+            Links::Parents { parent, input } => path_to(parent, input, s),
+            Links::Paths(paths) => paths.get(&s).cloned().unwrap_or_default(),
+        }
     }
 
     /// The input sequence of the shortest run found to error `label` (the
@@ -124,9 +131,23 @@ impl Exploration {
     /// Frees the store and the parent links (the graph stays).
     pub fn drop_states(&mut self) {
         self.store = StateStore::new(0);
-        self.parent = Vec::new();
-        self.parent_input = Vec::new();
+        self.links = Links::Paths(Default::default());
     }
+}
+
+/// How an exploration finds its way back from a state to the initial state.
+pub enum Links {
+    /// The parent of every state and the input taken from it.
+    Parents {
+        /// Parent of each state (`NO_STATE` for the initial state).
+        parent: Vec<StateId>,
+        /// Input taken from the parent.
+        input: Vec<u16>,
+    },
+    /// Shortest paths to the states a report needs, the sources of errors
+    /// and faults: the level-synchronous search keeps no parent links and
+    /// rebuilds these paths from its child counts.
+    Paths(rustc_hash::FxHashMap<StateId, Vec<usize>>),
 }
 
 /// The input sequence from the initial state to `s`, following the parent
@@ -379,8 +400,10 @@ pub fn explore_pruned<S: System>(
     };
     Exploration {
         graph,
-        parent,
-        parent_input,
+        links: Links::Parents {
+            parent,
+            input: parent_input,
+        },
         errors,
         faults,
         stopped,

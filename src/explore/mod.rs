@@ -4,17 +4,23 @@
 //!   pruned by a [`Guide`]), the one every checker uses;
 //! - [`guided`]: a best-first search ordered by a [`Guide`]'s distance
 //!   estimate, for deep labels;
-//! - [`store`]: the compact, exact set of visited states both use;
+//! - [`levels`]: the breadth-first search on several threads, level by
+//!   level, with the same ids and witnesses as [`bfs`], over
+//! - [`tree`]: the tree-compressed, exact set of visited states;
+//! - [`store`]: the compact, exact set of visited states the others use;
 //! - [`progress`]: a run's samples over time, recorded for plots.
 
 pub mod bfs;
 pub mod guided;
+pub mod levels;
 pub mod progress;
 pub mod store;
+pub mod tree;
 
 pub use bfs::{
-    explore, explore_pruned, ErrorFound, Estimate, Exploration, FaultAt, Guide, Observer, Options,
-    Sample,
+    explore, explore_pruned, ErrorFound, Estimate, Exploration, FaultAt, Guide, Links, Observer,
+    Options, Sample,
 };
 pub use guided::{guided_search, GuidedSearch};
+pub use levels::explore_levels;
 pub use progress::{ProgressPoint, Recorder};

@@ -282,6 +282,25 @@ impl StateStore {
         (id, true)
     }
 
+    /// Looks `state` up without storing anything: its id if it is stored.
+    /// `buf` is scratch memory, so that lookups can share the store.
+    pub fn find(&self, state: &[i32], buf: &mut Vec<u8>) -> Option<u32> {
+        debug_assert_eq!(state.len(), self.width);
+        buf.resize(self.row_bytes, 0);
+        for (i, &v) in state.iter().enumerate() {
+            let c = self.dicts[i].lookup(v)?;
+            write_code(&mut buf[self.offsets[i]..], self.code_bytes[i], c);
+        }
+        let rb = self.row_bytes;
+        let rows = &self.rows;
+        let h = Self::hash_row(&self.hasher, buf);
+        self.table
+            .find(h, |&id| {
+                &rows[id as usize * rb..(id as usize + 1) * rb] == buf.as_slice()
+            })
+            .copied()
+    }
+
     /// Decodes state `id` into `out`.
     pub fn get(&self, id: u32, out: &mut [i32]) {
         let rb = self.row_bytes;
@@ -330,6 +349,12 @@ mod tests {
             assert_eq!(s.insert(st), (*id, false));
         }
         assert_eq!(s.len(), 70_000);
+        let mut buf = Vec::new();
+        for (id, st) in ids.iter().step_by(97) {
+            assert_eq!(s.find(st, &mut buf), Some(*id));
+        }
+        assert_eq!(s.find(&[3, -1, 5], &mut buf), None);
+        assert_eq!(s.find(&[0, 7, 99_999], &mut buf), None);
     }
 
     #[test]

@@ -264,6 +264,7 @@ pub fn check_property(
             certify: !opts.no_certify,
             keep_certificate: opts.witnesses,
             on_verdict: None,
+            threads: None,
         };
         let report = solve_program(p.clone(), program, budget, &reach)?;
         let mut r = verdict_of(&p, &report, &prop.path, function)?;

@@ -1,0 +1,422 @@
+//! Tree-compressed, exact storage of visited states, shared by the workers
+//! of the level-synchronous search ([`super::levels`]).
+//!
+//! A state is cut into two halves; each half is interned in a
+//! [`StateStore`] of its own (a leaf: RERS programs show few distinct
+//! halves), and the state is stored as the pair of its halves' ids, its
+//! root: 32 bits while both ids fit in 16 bits, else 64 (the store widens
+//! once, when a half's id first needs it). This is the tree compression of
+//! LTSmin and Spin's COLLAPSE mode with one level of nodes.
+//!
+//! Roots are kept twice: in discovery order (a state's id is its position,
+//! so ids are the breadth-first order) and in an open-addressing set keyed
+//! by the root itself, so that a lookup never touches the rows. Nothing is
+//! hashed lossily: two states share a root only if they are equal. Lookups
+//! ([`TreeStore::look`]) take `&self`, so any number of threads may look up
+//! while nobody stores; storing happens between levels.
+
+use super::store::StateStore;
+
+/// Largest half id a 32-bit root holds (one below 16 bits, so that no
+/// narrow root is the empty slot's marker).
+const NARROW_MAX: u32 = 0xFFFE;
+
+/// Smallest table of roots.
+const MIN_SLOTS: usize = 1024;
+
+/// A root as stored: `u32` (two 16-bit ids) or `u64` (two 32-bit ids).
+trait Key: Copy + Eq {
+    /// The marker of an empty slot.
+    const EMPTY: Self;
+    /// Spreads the bits of the key over the table.
+    fn spread(self) -> u64;
+}
+
+impl Key for u32 {
+    const EMPTY: u32 = u32::MAX;
+    fn spread(self) -> u64 {
+        mix(self as u64)
+    }
+}
+
+impl Key for u64 {
+    const EMPTY: u64 = u64::MAX;
+    fn spread(self) -> u64 {
+        mix(self)
+    }
+}
+
+/// The finaliser of splitmix64: every input bit moves every output bit.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// An open-addressing set of keys with linear probing: a power-of-two
+/// number of slots, filled to at most 80 %.
+struct KeySet<K> {
+    slots: Vec<K>,
+    len: usize,
+}
+
+impl<K: Key> KeySet<K> {
+    fn with_slots(n: usize) -> Option<KeySet<K>> {
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).ok()?;
+        slots.resize(n, K::EMPTY);
+        Some(KeySet { slots, len: 0 })
+    }
+
+    fn contains(&self, k: K) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = k.spread() as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s == k {
+                return true;
+            }
+            if s == K::EMPTY {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `k`, which is not in the set, to a set with room for it.
+    fn insert_new(&mut self, k: K) {
+        let mask = self.slots.len() - 1;
+        let mut i = k.spread() as usize & mask;
+        while self.slots[i] != K::EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = k;
+        self.len += 1;
+    }
+
+    /// Slots needed for `n` more keys (the current number if they fit).
+    fn slots_for(&self, n: usize) -> usize {
+        let mut slots = self.slots.len();
+        while (self.len + n) * 5 > slots * 4 {
+            slots *= 2;
+        }
+        slots
+    }
+
+    /// Grows to `slots` slots; false (and unchanged) if the memory cannot
+    /// be had.
+    fn grow_to(&mut self, slots: usize) -> bool {
+        if slots == self.slots.len() {
+            return true;
+        }
+        let Some(mut bigger) = KeySet::with_slots(slots) else {
+            return false;
+        };
+        for &k in &self.slots {
+            if k != K::EMPTY {
+                bigger.insert_new(k);
+            }
+        }
+        *self = bigger;
+        true
+    }
+}
+
+/// The roots in discovery order and as a set.
+struct Roots<K> {
+    rows: Vec<K>,
+    set: KeySet<K>,
+}
+
+impl<K: Key> Roots<K> {
+    fn new() -> Roots<K> {
+        Roots {
+            rows: Vec::new(),
+            set: KeySet::with_slots(MIN_SLOTS).expect("a small table"),
+        }
+    }
+
+    fn push(&mut self, k: K) {
+        self.rows.push(k);
+        self.set.insert_new(k);
+    }
+
+    /// Bytes that making room for `n` more roots allocates.
+    fn bytes_to_grow(&self, n: usize) -> usize {
+        let slots = self.set.slots_for(n);
+        let table = if slots > self.set.slots.len() {
+            slots * std::mem::size_of::<K>()
+        } else {
+            0
+        };
+        let rows = if self.rows.capacity() - self.rows.len() < n {
+            self.rows.capacity().max(n) * std::mem::size_of::<K>()
+        } else {
+            0
+        };
+        table + rows
+    }
+
+    fn try_make_room(&mut self, n: usize) -> bool {
+        self.rows.try_reserve(n).is_ok() && self.set.grow_to(self.set.slots_for(n))
+    }
+}
+
+/// The roots, narrow until a half's id needs more than 16 bits.
+enum RootTable {
+    Narrow(Roots<u32>),
+    Wide(Roots<u64>),
+}
+
+/// A root in its wide form: the left half's id in the low 32 bits.
+pub type Root = u64;
+
+fn wide(left: u32, right: u32) -> Root {
+    left as u64 | (right as u64) << 32
+}
+
+fn halves(root: Root) -> (u32, u32) {
+    (root as u32, (root >> 32) as u32)
+}
+
+/// The narrow form of a root, if both ids fit.
+fn narrow(root: Root) -> Option<u32> {
+    let (l, r) = halves(root);
+    (l <= NARROW_MAX && r <= NARROW_MAX).then_some(l | r << 16)
+}
+
+fn widen(k: u32) -> Root {
+    wide(k & 0xFFFF, k >> 16)
+}
+
+/// What a read-only lookup found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// The state is stored.
+    Stored,
+    /// The state is not stored; this is its root.
+    New(Root),
+    /// A half of the state has never been seen: it is new, but its root
+    /// can only be made by [`TreeStore::root_of`].
+    NewHalf,
+}
+
+/// Scratch memory of one thread's lookups.
+#[derive(Default)]
+pub struct Probe {
+    bufs: [Vec<u8>; 2],
+}
+
+/// The set of visited states, tree-compressed, each with a dense id in
+/// discovery order.
+pub struct TreeStore {
+    split: usize,
+    leaves: [StateStore; 2],
+    roots: RootTable,
+    /// Decoding scratch for the halves.
+    width: usize,
+}
+
+impl TreeStore {
+    /// An empty store for states of `width` ints.
+    pub fn new(width: usize) -> TreeStore {
+        let split = width / 2;
+        TreeStore {
+            split,
+            leaves: [StateStore::new(split), StateStore::new(width - split)],
+            roots: RootTable::Narrow(Roots::new()),
+            width,
+        }
+    }
+
+    /// Number of stored states.
+    pub fn len(&self) -> u32 {
+        match &self.roots {
+            RootTable::Narrow(r) => r.rows.len() as u32,
+            RootTable::Wide(r) => r.rows.len() as u32,
+        }
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of one stored root.
+    pub fn root_bytes(&self) -> usize {
+        match &self.roots {
+            RootTable::Narrow(_) => 4,
+            RootTable::Wide(_) => 8,
+        }
+    }
+
+    /// Whether `state` is stored, without storing anything.
+    pub fn look(&self, state: &[i32], probe: &mut Probe) -> Seen {
+        let [lb, rb] = &mut probe.bufs;
+        let (Some(l), Some(r)) = (
+            self.leaves[0].find(&state[..self.split], lb),
+            self.leaves[1].find(&state[self.split..], rb),
+        ) else {
+            return Seen::NewHalf;
+        };
+        let root = wide(l, r);
+        if self.contains(root) {
+            Seen::Stored
+        } else {
+            Seen::New(root)
+        }
+    }
+
+    /// The root of `state`, storing its halves if they are new.
+    pub fn root_of(&mut self, state: &[i32]) -> Root {
+        let (l, _) = self.leaves[0].insert(&state[..self.split]);
+        let (r, _) = self.leaves[1].insert(&state[self.split..]);
+        wide(l, r)
+    }
+
+    /// Whether the state with this root is stored.
+    pub fn contains(&self, root: Root) -> bool {
+        match &self.roots {
+            RootTable::Narrow(t) => narrow(root).is_some_and(|k| t.set.contains(k)),
+            RootTable::Wide(t) => t.set.contains(root),
+        }
+    }
+
+    /// Bytes that making room for `n` more states allocates.
+    pub fn bytes_to_grow(&self, n: usize) -> usize {
+        match &self.roots {
+            RootTable::Narrow(t) => t.bytes_to_grow(n),
+            RootTable::Wide(t) => t.bytes_to_grow(n),
+        }
+    }
+
+    /// Makes room for `n` more states; false when the memory cannot be had.
+    pub fn try_make_room(&mut self, n: usize) -> bool {
+        match &mut self.roots {
+            RootTable::Narrow(t) => t.try_make_room(n),
+            RootTable::Wide(t) => t.try_make_room(n),
+        }
+    }
+
+    /// Stores the state with root `root`, which is not stored yet, and
+    /// returns its id. Room must have been made ([`Self::try_make_room`]);
+    /// the first root that needs 64 bits widens the whole store.
+    pub fn push(&mut self, root: Root) -> u32 {
+        let id = self.len();
+        if let RootTable::Narrow(t) = &mut self.roots {
+            match narrow(root) {
+                Some(k) => {
+                    t.push(k);
+                    return id;
+                }
+                None => self.widen_all(),
+            }
+        }
+        if let RootTable::Wide(t) = &mut self.roots {
+            t.push(root);
+        }
+        id
+    }
+
+    fn widen_all(&mut self) {
+        let RootTable::Narrow(t) = &self.roots else {
+            return;
+        };
+        let mut w = Roots::<u64>::new();
+        w.try_make_room(t.rows.len() + 1);
+        for &k in &t.rows {
+            w.push(widen(k));
+        }
+        self.roots = RootTable::Wide(w);
+    }
+
+    fn root(&self, id: u32) -> Root {
+        match &self.roots {
+            RootTable::Narrow(t) => widen(t.rows[id as usize]),
+            RootTable::Wide(t) => t.rows[id as usize],
+        }
+    }
+
+    /// Decodes state `id` into `out`.
+    pub fn get(&self, id: u32, out: &mut [i32]) {
+        debug_assert_eq!(out.len(), self.width);
+        let (l, r) = halves(self.root(id));
+        let (a, b) = out.split_at_mut(self.split);
+        self.leaves[0].get(l, a);
+        self.leaves[1].get(r, b);
+    }
+
+    /// Approximate heap bytes used.
+    pub fn heap_bytes(&self) -> usize {
+        let roots = match &self.roots {
+            RootTable::Narrow(t) => (t.rows.capacity() + t.set.slots.len()) * 4,
+            RootTable::Wide(t) => (t.rows.capacity() + t.set.slots.len()) * 8,
+        };
+        roots + self.leaves[0].heap_bytes() + self.leaves[1].heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(t: &mut TreeStore, s: &[i32]) -> u32 {
+        let root = t.root_of(s);
+        assert!(!t.contains(root));
+        assert!(t.try_make_room(1));
+        t.push(root)
+    }
+
+    #[test]
+    fn stores_decodes_and_finds_states() {
+        let mut t = TreeStore::new(5);
+        let mut probe = Probe::default();
+        let states: Vec<[i32; 5]> = (0..5000).map(|i| [i % 3, i % 11, -i, i / 7, 42]).collect();
+        for (k, s) in states.iter().enumerate() {
+            assert_ne!(t.look(s, &mut probe), Seen::Stored);
+            assert_eq!(store(&mut t, s), k as u32);
+        }
+        let mut out = [0; 5];
+        for (k, s) in states.iter().enumerate() {
+            t.get(k as u32, &mut out);
+            assert_eq!(&out, s);
+            assert_eq!(t.look(s, &mut probe), Seen::Stored);
+        }
+        // A state made of known halves is new with a root; one with an
+        // unknown half is new without.
+        let mixed = [0, 0, -1, 0, 42];
+        assert!(matches!(t.look(&mixed, &mut probe), Seen::New(_)));
+        assert_eq!(t.look(&[0, 0, 1, 0, 42], &mut probe), Seen::NewHalf);
+        assert_eq!(t.root_bytes(), 4);
+    }
+
+    #[test]
+    fn widens_when_a_half_needs_more_than_sixteen_bits() {
+        let mut t = TreeStore::new(2);
+        let n = 70_000;
+        for i in 0..n {
+            store(&mut t, &[i, 0]);
+        }
+        assert_eq!(t.root_bytes(), 8);
+        let mut out = [0; 2];
+        let mut probe = Probe::default();
+        for i in (0..n).step_by(101) {
+            t.get(i as u32, &mut out);
+            assert_eq!(out, [i, 0]);
+            assert_eq!(t.look(&[i, 0], &mut probe), Seen::Stored);
+        }
+        assert_eq!(t.look(&[1, 1], &mut probe), Seen::NewHalf);
+    }
+
+    #[test]
+    fn zero_and_one_wide_states() {
+        for w in [0, 1] {
+            let mut t = TreeStore::new(w);
+            let s = vec![7; w];
+            assert_eq!(store(&mut t, &s), 0);
+            assert_eq!(t.look(&s, &mut Probe::default()), Seen::Stored);
+        }
+    }
+}
