@@ -13,12 +13,10 @@
 //! that search would stop once every wanted label is found, this one stops
 //! at the same state.
 //!
-//! No parent links are kept. Ids are in breadth-first order and the
-//! children of a state (the states it discovered first) take consecutive
-//! ids, so one byte per state (its number of children) and a checkpoint
-//! every 64 states find any state's parent; the input is found again by
-//! stepping the parent. The paths a report needs (to the sources of errors
-//! and faults) are rebuilt at the end ([`Links::Paths`]).
+//! Only the roots of the level being expanded are kept in order; the way
+//! back to every state is two bytes ([`super::parents`]), and the paths a
+//! report needs (to the sources of errors and faults) are rebuilt at the
+//! end ([`Links::Paths`]).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -28,70 +26,13 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::bfs::{explore, Exploration, FaultAt, Links, Options, Sample};
+use super::parents::Parents;
 use super::store::StateStore;
 use super::tree::{Probe, Root, Seen, TreeStore};
 use crate::system::{replay, Budget, Outcome, StateGraph, StateId, StopReason, System};
 
 /// States a worker takes from a level at a time.
 const CHUNK: u32 = 256;
-
-/// States between two parent checkpoints.
-const CHECKPOINT: usize = 64;
-
-/// The number of children of every expanded state, with checkpoints: how
-/// the parent of any state is found.
-#[derive(Default)]
-struct Parents {
-    children: Vec<u8>,
-    /// The id of the first child of every `CHECKPOINT`-th state.
-    checkpoints: Vec<u32>,
-    /// The id of the first child of the next state counted.
-    next_first: u32,
-}
-
-impl Parents {
-    fn new() -> Parents {
-        Parents {
-            next_first: 1,
-            ..Parents::default()
-        }
-    }
-
-    /// Counts the children of the next states, in id order.
-    fn count(&mut self, children: &[u8]) -> bool {
-        if self.children.try_reserve(children.len()).is_err()
-            || self
-                .checkpoints
-                .try_reserve(children.len() / CHECKPOINT + 1)
-                .is_err()
-        {
-            return false;
-        }
-        for &c in children {
-            if self.children.len().is_multiple_of(CHECKPOINT) {
-                self.checkpoints.push(self.next_first);
-            }
-            self.children.push(c);
-            self.next_first += c as u32;
-        }
-        true
-    }
-
-    /// The parent of state `c` (not the initial state).
-    fn parent(&self, c: StateId) -> StateId {
-        let k = self.checkpoints.partition_point(|&f| f <= c) - 1;
-        let mut p = k * CHECKPOINT;
-        let mut first = self.checkpoints[k];
-        loop {
-            let n = self.children[p] as u32;
-            if first + n > c {
-                return p as StateId;
-            }
-            first += n;
-            p += 1;
-        }
-    }
-}
 
 /// A candidate: a successor not stored before its level, and its key.
 type Candidate = (Root, u64);
@@ -112,6 +53,9 @@ struct Found {
 struct Level<'a, S> {
     sys: &'a S,
     store: &'a TreeStore,
+    /// The roots of the level's states, in id order from `first`.
+    frontier: &'a [Root],
+    first: u32,
     /// Labels found in earlier levels.
     known: &'a FxHashSet<u32>,
     budget: &'a Budget,
@@ -149,19 +93,26 @@ impl<S: System> Level<'_, S> {
         let (mut cur, mut next) = (vec![0i32; width], vec![0i32; width]);
         let mut scratch = sys.scratch();
         let mut probe = Probe::default();
-        let limit = self.budget.max_states.unwrap_or(u64::MAX);
+        // The state limit is checked between levels; within one, only a
+        // level that would take it over twice (duplicates included) stops.
+        let limit = (self.budget.max_states).map_or(u64::MAX, |m| m.saturating_mul(2));
         while !self.halt.load(Ordering::Relaxed) {
             let lo = self.next.fetch_add(CHUNK, Ordering::Relaxed);
             if lo >= self.end {
                 break;
             }
-            if let Some(why) = self.budget.spent_time_or_memory() {
-                self.stop(why);
-                break;
+            // The budget every 16 chunks (reading the resident memory
+            // costs a system call).
+            if (lo / CHUNK).is_multiple_of(16) {
+                if let Some(why) = self.budget.spent_time_or_memory() {
+                    self.stop(why);
+                    break;
+                }
             }
             let before: usize = f.parts.iter().map(Vec::len).sum();
             for s in lo..(lo.saturating_add(CHUNK)).min(self.end) {
-                self.store.get(s, &mut cur);
+                let root = self.frontier[(s - self.first) as usize];
+                self.store.decode(root, &mut cur);
                 for i in 0..n {
                     let key = s as u64 * n as u64 + i as u64;
                     match sys.step(&mut scratch, &cur, i, &mut next) {
@@ -180,7 +131,7 @@ impl<S: System> Level<'_, S> {
                         }
                         Ok(Outcome::Blocked) => {}
                         Ok(_) if next == cur => {}
-                        Ok(_) => match self.store.look(&next, &mut probe) {
+                        Ok(_) => match self.store.look_near(&next, &cur, root, &mut probe) {
                             Seen::Stored => {}
                             Seen::New(root) => f.parts[self.part(root)].push((root, key)),
                             Seen::NewHalf => f.deferred.push((key, next.clone())),
@@ -213,34 +164,33 @@ fn on_threads<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) 
     })
 }
 
-/// The new states of a level in key order: the candidates of part `p` of
-/// every worker whose parent is below `cutoff`, each root once with its
-/// least key.
-fn new_states(found: &[Found], extra: &[Candidate], p: usize, cutoff: u64) -> Vec<(u64, Root)> {
-    let mut all: Vec<Candidate> = found
-        .iter()
-        .flat_map(|f| f.parts[p].iter())
-        .chain(extra.iter())
-        .copied()
-        .filter(|&(_, key)| key < cutoff)
-        .collect();
+/// The new states of a level in key order: the candidates of one part
+/// (from every worker) whose parent is below `cutoff`, each root once
+/// with its least key. The lists are freed as they are read.
+fn new_states(lists: Vec<Vec<Candidate>>, cutoff: u64) -> Vec<(u64, Root)> {
+    let mut all: Vec<Candidate> = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+    for list in lists {
+        all.extend(list.into_iter().filter(|&(_, key)| key < cutoff));
+    }
     all.sort_unstable();
     all.dedup_by_key(|c| c.0);
-    let mut by_key: Vec<(u64, Root)> = all.into_iter().map(|(r, k)| (k, r)).collect();
-    by_key.sort_unstable();
-    by_key
+    for c in &mut all {
+        *c = (c.1, c.0);
+    }
+    all.sort_unstable();
+    all
 }
 
-/// Merges lists sorted by key into one.
-fn merge_sorted(lists: Vec<Vec<(u64, Root)>>) -> Vec<(u64, Root)> {
-    let mut out = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+/// Visits the entries of lists sorted by key, in key order.
+fn merge_sorted(lists: &[Vec<(u64, Root)>], mut visit: impl FnMut(u64, Root)) {
     let mut heads = vec![0usize; lists.len()];
     loop {
         let best = (0..lists.len())
             .filter(|&k| heads[k] < lists[k].len())
             .min_by_key(|&k| lists[k][heads[k]].0);
-        let Some(k) = best else { return out };
-        out.push(lists[k][heads[k]]);
+        let Some(k) = best else { return };
+        let (key, root) = lists[k][heads[k]];
+        visit(key, root);
         heads[k] += 1;
     }
 }
@@ -267,15 +217,13 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
     let n = sys.n_inputs() as u64;
     let labels = sys.error_labels();
     let mut store = TreeStore::new(sys.state_width());
-    let init = sys.initial_state();
-    let root = store.root_of(&init);
-    store.try_make_room(1);
-    store.push(root);
+    let init = store.root_of(&sys.initial_state());
+    store.insert(init);
+    let mut frontier: Vec<Root> = vec![init];
     let mut parents = Parents::new();
     let mut errors: Vec<(u32, StateId, usize)> = Vec::new();
     let mut known: FxHashSet<u32> = FxHashSet::default();
     let mut faults: Vec<FaultAt> = Vec::new();
-    let mut paths: FxHashMap<StateId, Vec<usize>> = FxHashMap::default();
     let mut stopped = None;
     let (mut expanded, mut depth, mut transitions) = (0u32, 0u32, 0u64);
     let wanted = opts
@@ -285,11 +233,11 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
     let something_to_find = !wanted.is_empty() || opts.wanted_errors.is_some();
     let stop_when_found = opts.stop_when_all_errors_found && something_to_find;
     let found_wanted = |known: &FxHashSet<u32>| wanted.iter().filter(|l| known.contains(l)).count();
-    let tell = |store: &TreeStore, known: &FxHashSet<u32>, depth: u32| {
+    let tell = |states: usize, known: &FxHashSet<u32>, depth: u32| {
         if let Some(o) = &opts.observer {
             o(&Sample {
                 elapsed: start.elapsed(),
-                states: store.len() as u64,
+                states: states as u64,
                 pruned: 0,
                 depth,
                 found: found_wanted(known),
@@ -303,10 +251,12 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             stopped = Some(why);
             break;
         }
-        tell(&store, &known, depth);
+        tell(store.len(), &known, depth);
         let shared = Level {
             sys,
             store: &store,
+            frontier: &frontier,
+            first: level.start,
             known: &known,
             budget,
             next: AtomicU32::new(level.start),
@@ -317,7 +267,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             why: Mutex::new(None),
         };
         let workers = threads.min((level.len() as u32).div_ceil(CHUNK) as usize);
-        let found = on_threads(workers, threads, |_| shared.work());
+        let mut found = on_threads(workers, threads, |_| shared.work());
         let halted = shared.why.into_inner().unwrap_or_else(|e| e.into_inner());
         // The least key of each label found in this level.
         let mut level_errors: Vec<(u64, u32)> = Vec::new();
@@ -333,8 +283,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         let mut cutoff = level.end as u64 * n;
         if stop_when_found && halted.is_none() {
             let missing = wanted.len() - found_wanted(&known);
-            let keys: Vec<u64> = level_errors
-                .iter()
+            let keys: Vec<u64> = (level_errors.iter())
                 .filter(|e| wanted.contains(&e.1))
                 .map(|e| e.0)
                 .collect();
@@ -345,18 +294,18 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             }
         }
         for &(key, l) in level_errors.iter().filter(|e| e.0 < cutoff) {
+            let (s, i) = ((key / n) as StateId, (key % n) as usize);
             known.insert(l);
-            errors.push((l, (key / n) as StateId, (key % n) as usize));
+            errors.push((l, s, i));
             if let Some(tell) = &opts.on_error {
-                let mut path = path_to(sys, &store, &parents, (key / n) as StateId);
-                path.push((key % n) as usize);
+                let mut path = parents.path_to(s);
+                path.push(i);
                 if replay(sys, &path) == Ok(Outcome::Error(l)) {
                     tell(l, &path);
                 }
             }
         }
-        let mut level_faults: Vec<FaultAt> = found
-            .iter()
+        let mut level_faults: Vec<FaultAt> = (found.iter())
             .flat_map(|f| f.faults.iter().cloned())
             .filter(|f| (f.state as u64) < cutoff / n)
             .collect();
@@ -370,65 +319,87 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         expanded = last;
         transitions += (last - level.start) as u64 * n;
         // Successors with a new half get their roots now.
-        let mut deferred: Vec<&(u64, Vec<i32>)> = found
-            .iter()
-            .flat_map(|f| f.deferred.iter())
+        let mut deferred: Vec<(u64, Vec<i32>)> = (found.iter_mut())
+            .flat_map(|f| std::mem::take(&mut f.deferred))
             .filter(|d| d.0 < cutoff)
             .collect();
         deferred.sort_unstable_by_key(|d| d.0);
+        // Every part's candidates, from every worker, to one thread each.
+        let mut parts: Vec<Vec<Vec<Candidate>>> = vec![Vec::new(); threads];
         let mut extra: Vec<Vec<Candidate>> = vec![Vec::new(); threads];
         for (key, state) in deferred {
-            let root = store.root_of(state);
+            let root = store.root_of(&state);
             if !store.contains(root) {
-                extra[part_of(root, threads)].push((root, *key));
+                extra[part_of(root, threads)].push((root, key));
             }
         }
-        let lists = on_threads(threads, threads, |p| {
-            new_states(&found, &extra[p], p, cutoff)
-        });
+        for (p, list) in extra.into_iter().enumerate() {
+            parts[p].push(list);
+        }
+        for f in &mut found {
+            for (p, list) in f.parts.iter_mut().enumerate() {
+                parts[p].push(std::mem::take(list));
+            }
+        }
         drop(found);
-        let new = merge_sorted(lists);
-        if !budget.can_grow(store.bytes_to_grow(new.len()) + new.len())
-            || !store.try_make_room(new.len())
+        let parts: Vec<Mutex<Vec<Vec<Candidate>>>> = parts.into_iter().map(Mutex::new).collect();
+        let lists = on_threads(threads, threads, |p| {
+            let lists = std::mem::take(&mut *parts[p].lock().unwrap_or_else(|e| e.into_inner()));
+            new_states(lists, cutoff)
+        });
+        let n_new: usize = lists.iter().map(Vec::len).sum();
+        let mut next_frontier: Vec<Root> = Vec::new();
+        if !budget.can_grow(store.bytes_to_grow() + n_new * 9)
+            || next_frontier.try_reserve_exact(n_new).is_err()
+            || !parents.make_room(n_new)
         {
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
         let mut children = vec![0u8; (last - level.start) as usize];
-        for &(key, root) in &new {
-            store.push(root);
+        let mut out_of_memory = false;
+        merge_sorted(&lists, |key, root| {
+            if out_of_memory || !store.insert(root) {
+                out_of_memory = true;
+                return;
+            }
+            next_frontier.push(root);
+            parents.discovered((key % n) as u8);
             children[(key / n) as usize - level.start as usize] += 1;
-        }
-        if !parents.count(&children) {
+        });
+        drop(lists);
+        if out_of_memory || !parents.count(&children) {
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
+        // SAFETY: `malloc_trim` only returns free memory to the system.
+        unsafe { libc::malloc_trim(0) };
         if last < level.end || (stop_when_found && found_wanted(&known) == wanted.len()) {
             stopped = Some(StopReason::AllErrorsFound);
             break;
         }
-        level = level.end..store.len();
+        frontier = next_frontier;
+        level = level.end..level.end + frontier.len() as u32;
         if !level.is_empty() {
             depth += 1;
         }
     }
-    tell(&store, &known, depth);
+    tell(store.len(), &known, depth);
     errors.sort_unstable();
-    for &(_, s, _) in &errors {
-        paths.insert(s, path_to(sys, &store, &parents, s));
+    let mut paths: FxHashMap<StateId, Vec<usize>> = FxHashMap::default();
+    for s in errors
+        .iter()
+        .map(|e| e.1)
+        .chain(faults.iter().map(|f| f.state))
+    {
+        paths.entry(s).or_insert_with(|| parents.path_to(s));
     }
-    for f in &faults {
-        paths
-            .entry(f.state)
-            .or_insert_with(|| path_to(sys, &store, &parents, f.state));
-    }
-    let state_bytes = store.root_bytes();
     Exploration {
         graph: StateGraph {
             inputs: sys.inputs().to_vec(),
             outputs: sys.outputs().to_vec(),
             edges: Vec::new(),
-            n_states: store.len(),
+            n_states: store.len() as u32,
             n_expanded: expanded,
             error_labels: labels.to_vec(),
         },
@@ -439,7 +410,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         transitions,
         depth,
         elapsed: start.elapsed(),
-        state_bytes,
+        state_bytes: store.root_bytes(),
         store: StateStore::new(0),
         pruned: 0,
     }
@@ -448,30 +419,4 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
 /// The part of the merge a root belongs to.
 fn part_of(root: Root, parts: usize) -> usize {
     ((root.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize) % parts
-}
-
-/// The shortest input sequence to state `s`: up the parents, each input
-/// found again as the least one taking the parent to the child.
-fn path_to<S: System>(sys: &S, store: &TreeStore, parents: &Parents, mut s: StateId) -> Vec<usize> {
-    let width = sys.state_width();
-    let (mut from, mut to, mut next) = (vec![0; width], vec![0; width], vec![0; width]);
-    let mut scratch = sys.scratch();
-    let mut path = Vec::new();
-    while s != 0 {
-        let p = parents.parent(s);
-        store.get(p, &mut from);
-        store.get(s, &mut to);
-        let step = (0..sys.n_inputs()).find(|&i| {
-            matches!(sys.step(&mut scratch, &from, i, &mut next), Ok(o) if o.goes_on())
-                && next == to
-        });
-        let Some(i) = step else {
-            // Not possible for a stored state; a replay rejects the path.
-            return Vec::new();
-        };
-        path.push(i);
-        s = p;
-    }
-    path.reverse();
-    path
 }

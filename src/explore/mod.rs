@@ -6,13 +6,15 @@
 //!   estimate, for deep labels;
 //! - [`levels`]: the breadth-first search on several threads, level by
 //!   level, with the same ids and witnesses as [`bfs`], over
-//! - [`tree`]: the tree-compressed, exact set of visited states;
+//! - [`tree`]: the tree-compressed, exact set of visited states, and
+//! - [`parents`]: the way back to its states, in two bytes each;
 //! - [`store`]: the compact, exact set of visited states the others use;
 //! - [`progress`]: a run's samples over time, recorded for plots.
 
 pub mod bfs;
 pub mod guided;
 pub mod levels;
+pub mod parents;
 pub mod progress;
 pub mod store;
 pub mod tree;

@@ -8,21 +8,19 @@
 //! once, when a half's id first needs it). This is the tree compression of
 //! LTSmin and Spin's COLLAPSE mode with one level of nodes.
 //!
-//! Roots are kept twice: in discovery order (a state's id is its position,
-//! so ids are the breadth-first order) and in an open-addressing set keyed
-//! by the root itself, so that a lookup never touches the rows. Nothing is
-//! hashed lossily: two states share a root only if they are equal. Lookups
-//! ([`TreeStore::look`]) take `&self`, so any number of threads may look up
-//! while nobody stores; storing happens between levels.
+//! The roots are kept in an open-addressing set keyed by the root itself,
+//! in shards that grow one at a time. The store gives states no ids and
+//! keeps no order: the search keeps the roots it has yet to expand, and
+//! its own record of the way back. Nothing is hashed lossily: two states
+//! share a root only if they are equal. Lookups ([`TreeStore::look`]) take
+//! `&self`, so any number of threads may look up while nobody stores;
+//! storing happens between levels.
 
 use super::store::StateStore;
 
 /// Largest half id a 32-bit root holds (one below 16 bits, so that no
 /// narrow root is the empty slot's marker).
 const NARROW_MAX: u32 = 0xFFFE;
-
-/// Smallest table of roots.
-const MIN_SLOTS: usize = 1024;
 
 /// A root as stored: `u32` (two 16-bit ids) or `u64` (two 32-bit ids).
 trait Key: Copy + Eq {
@@ -70,9 +68,10 @@ impl<K: Key> KeySet<K> {
         Some(KeySet { slots, len: 0 })
     }
 
-    fn contains(&self, k: K) -> bool {
+    /// Whether `k`, spread to `h`, is in the set.
+    fn contains(&self, k: K, h: u64) -> bool {
         let mask = self.slots.len() - 1;
-        let mut i = k.spread() as usize & mask;
+        let mut i = h as usize & mask;
         loop {
             let s = self.slots[i];
             if s == k {
@@ -85,10 +84,11 @@ impl<K: Key> KeySet<K> {
         }
     }
 
-    /// Adds `k`, which is not in the set, to a set with room for it.
-    fn insert_new(&mut self, k: K) {
+    /// Adds `k` (spread to `h`), which is not in the set, to a set with
+    /// room for it.
+    fn insert_new(&mut self, k: K, h: u64) {
         let mask = self.slots.len() - 1;
-        let mut i = k.spread() as usize & mask;
+        let mut i = h as usize & mask;
         while self.slots[i] != K::EMPTY {
             i = (i + 1) & mask;
         }
@@ -116,7 +116,7 @@ impl<K: Key> KeySet<K> {
         };
         for &k in &self.slots {
             if k != K::EMPTY {
-                bigger.insert_new(k);
+                bigger.insert_new(k, k.spread());
             }
         }
         *self = bigger;
@@ -124,43 +124,60 @@ impl<K: Key> KeySet<K> {
     }
 }
 
-/// The roots in discovery order and as a set.
+/// Shards of the set of roots: each grows on its own, so that a doubling
+/// never holds two copies of the whole table at once.
+const SHARDS: usize = 256;
+
+/// Slots of a shard at first.
+const MIN_SLOTS: usize = 64;
+
+/// The set of roots, split into [`SHARDS`] shards by the top bits of the
+/// spread key.
 struct Roots<K> {
-    rows: Vec<K>,
-    set: KeySet<K>,
+    shards: Vec<KeySet<K>>,
 }
 
 impl<K: Key> Roots<K> {
     fn new() -> Roots<K> {
         Roots {
-            rows: Vec::new(),
-            set: KeySet::with_slots(MIN_SLOTS).expect("a small table"),
+            shards: (0..SHARDS)
+                .map(|_| KeySet::with_slots(MIN_SLOTS).expect("a small table"))
+                .collect(),
         }
     }
 
-    fn push(&mut self, k: K) {
-        self.rows.push(k);
-        self.set.insert_new(k);
+    fn shard(h: u64) -> usize {
+        (h >> 56) as usize % SHARDS
     }
 
-    /// Bytes that making room for `n` more roots allocates.
-    fn bytes_to_grow(&self, n: usize) -> usize {
-        let slots = self.set.slots_for(n);
-        let table = if slots > self.set.slots.len() {
-            slots * std::mem::size_of::<K>()
-        } else {
-            0
-        };
-        let rows = if self.rows.capacity() - self.rows.len() < n {
-            self.rows.capacity().max(n) * std::mem::size_of::<K>()
-        } else {
-            0
-        };
-        table + rows
+    fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.len).sum()
     }
 
-    fn try_make_room(&mut self, n: usize) -> bool {
-        self.rows.try_reserve(n).is_ok() && self.set.grow_to(self.set.slots_for(n))
+    fn contains(&self, k: K) -> bool {
+        let h = k.spread();
+        self.shards[Self::shard(h)].contains(k, h)
+    }
+
+    /// Adds `k`, which is not in the set; false when the memory for it
+    /// cannot be had.
+    fn insert_new(&mut self, k: K) -> bool {
+        let h = k.spread();
+        let shard = &mut self.shards[Self::shard(h)];
+        if !shard.grow_to(shard.slots_for(1)) {
+            return false;
+        }
+        shard.insert_new(k, h);
+        true
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.shards.iter().map(|s| s.slots.len()).sum::<usize>() * std::mem::size_of::<K>()
+    }
+
+    /// The largest doubling of a shard, in bytes.
+    fn largest_growth(&self) -> usize {
+        self.shards.iter().map(|s| s.slots.len()).max().unwrap_or(0) * 2 * std::mem::size_of::<K>()
     }
 }
 
@@ -209,14 +226,12 @@ pub struct Probe {
     bufs: [Vec<u8>; 2],
 }
 
-/// The set of visited states, tree-compressed, each with a dense id in
-/// discovery order.
+/// The set of visited states, tree-compressed. It holds no ids: the
+/// search keeps the roots of the states it still has to expand.
 pub struct TreeStore {
     split: usize,
     leaves: [StateStore; 2],
     roots: RootTable,
-    /// Decoding scratch for the halves.
-    width: usize,
 }
 
 impl TreeStore {
@@ -227,15 +242,14 @@ impl TreeStore {
             split,
             leaves: [StateStore::new(split), StateStore::new(width - split)],
             roots: RootTable::Narrow(Roots::new()),
-            width,
         }
     }
 
     /// Number of stored states.
-    pub fn len(&self) -> u32 {
+    pub fn len(&self) -> usize {
         match &self.roots {
-            RootTable::Narrow(r) => r.rows.len() as u32,
-            RootTable::Wide(r) => r.rows.len() as u32,
+            RootTable::Narrow(r) => r.len(),
+            RootTable::Wide(r) => r.len(),
         }
     }
 
@@ -261,7 +275,38 @@ impl TreeStore {
         ) else {
             return Seen::NewHalf;
         };
-        let root = wide(l, r);
+        self.seen(wide(l, r))
+    }
+
+    /// [`Self::look`] for a successor of the stored state `near` (with
+    /// root `near_root`): a half the step left alone keeps its id, unlooked.
+    pub fn look_near(
+        &self,
+        state: &[i32],
+        near: &[i32],
+        near_root: Root,
+        probe: &mut Probe,
+    ) -> Seen {
+        let (nl, nr) = halves(near_root);
+        let [lb, rb] = &mut probe.bufs;
+        let s = self.split;
+        let l = if state[..s] == near[..s] {
+            Some(nl)
+        } else {
+            self.leaves[0].find(&state[..s], lb)
+        };
+        let r = if state[s..] == near[s..] {
+            Some(nr)
+        } else {
+            self.leaves[1].find(&state[s..], rb)
+        };
+        match (l, r) {
+            (Some(l), Some(r)) => self.seen(wide(l, r)),
+            _ => Seen::NewHalf,
+        }
+    }
+
+    fn seen(&self, root: Root) -> Seen {
         if self.contains(root) {
             Seen::Stored
         } else {
@@ -279,70 +324,60 @@ impl TreeStore {
     /// Whether the state with this root is stored.
     pub fn contains(&self, root: Root) -> bool {
         match &self.roots {
-            RootTable::Narrow(t) => narrow(root).is_some_and(|k| t.set.contains(k)),
-            RootTable::Wide(t) => t.set.contains(root),
+            RootTable::Narrow(t) => narrow(root).is_some_and(|k| t.contains(k)),
+            RootTable::Wide(t) => t.contains(root),
         }
     }
 
-    /// Bytes that making room for `n` more states allocates.
-    pub fn bytes_to_grow(&self, n: usize) -> usize {
+    /// Whether `bytes` more may be taken for the next insertion: the most
+    /// an insertion allocates (a shard's doubling, or the widening of
+    /// every root).
+    pub fn bytes_to_grow(&self) -> usize {
         match &self.roots {
-            RootTable::Narrow(t) => t.bytes_to_grow(n),
-            RootTable::Wide(t) => t.bytes_to_grow(n),
+            RootTable::Narrow(t) => t.largest_growth().max(t.heap_bytes() * 2),
+            RootTable::Wide(t) => t.largest_growth(),
         }
     }
 
-    /// Makes room for `n` more states; false when the memory cannot be had.
-    pub fn try_make_room(&mut self, n: usize) -> bool {
-        match &mut self.roots {
-            RootTable::Narrow(t) => t.try_make_room(n),
-            RootTable::Wide(t) => t.try_make_room(n),
-        }
-    }
-
-    /// Stores the state with root `root`, which is not stored yet, and
-    /// returns its id. Room must have been made ([`Self::try_make_room`]);
-    /// the first root that needs 64 bits widens the whole store.
-    pub fn push(&mut self, root: Root) -> u32 {
-        let id = self.len();
+    /// Stores the state with root `root`, which is not stored yet; false
+    /// (and nothing stored) when the memory for it cannot be had. The first
+    /// root that needs 64 bits widens the whole store.
+    pub fn insert(&mut self, root: Root) -> bool {
         if let RootTable::Narrow(t) = &mut self.roots {
             match narrow(root) {
-                Some(k) => {
-                    t.push(k);
-                    return id;
+                Some(k) => return t.insert_new(k),
+                None => {
+                    if !self.widen_all() {
+                        return false;
+                    }
                 }
-                None => self.widen_all(),
             }
         }
-        if let RootTable::Wide(t) = &mut self.roots {
-            t.push(root);
+        match &mut self.roots {
+            RootTable::Wide(t) => t.insert_new(root),
+            RootTable::Narrow(_) => false,
         }
-        id
     }
 
-    fn widen_all(&mut self) {
+    fn widen_all(&mut self) -> bool {
         let RootTable::Narrow(t) = &self.roots else {
-            return;
+            return true;
         };
         let mut w = Roots::<u64>::new();
-        w.try_make_room(t.rows.len() + 1);
-        for &k in &t.rows {
-            w.push(widen(k));
+        for shard in &t.shards {
+            for &k in &shard.slots {
+                if k != u32::EMPTY && !w.insert_new(widen(k)) {
+                    return false;
+                }
+            }
         }
         self.roots = RootTable::Wide(w);
+        true
     }
 
-    fn root(&self, id: u32) -> Root {
-        match &self.roots {
-            RootTable::Narrow(t) => widen(t.rows[id as usize]),
-            RootTable::Wide(t) => t.rows[id as usize],
-        }
-    }
-
-    /// Decodes state `id` into `out`.
-    pub fn get(&self, id: u32, out: &mut [i32]) {
-        debug_assert_eq!(out.len(), self.width);
-        let (l, r) = halves(self.root(id));
+    /// Decodes the state with root `root` into `out`.
+    pub fn decode(&self, root: Root, out: &mut [i32]) {
+        let (l, r) = halves(root);
         let (a, b) = out.split_at_mut(self.split);
         self.leaves[0].get(l, a);
         self.leaves[1].get(r, b);
@@ -351,8 +386,8 @@ impl TreeStore {
     /// Approximate heap bytes used.
     pub fn heap_bytes(&self) -> usize {
         let roots = match &self.roots {
-            RootTable::Narrow(t) => (t.rows.capacity() + t.set.slots.len()) * 4,
-            RootTable::Wide(t) => (t.rows.capacity() + t.set.slots.len()) * 8,
+            RootTable::Narrow(t) => t.heap_bytes(),
+            RootTable::Wide(t) => t.heap_bytes(),
         };
         roots + self.leaves[0].heap_bytes() + self.leaves[1].heap_bytes()
     }
@@ -362,11 +397,11 @@ impl TreeStore {
 mod tests {
     use super::*;
 
-    fn store(t: &mut TreeStore, s: &[i32]) -> u32 {
+    fn store(t: &mut TreeStore, s: &[i32]) -> Root {
         let root = t.root_of(s);
         assert!(!t.contains(root));
-        assert!(t.try_make_room(1));
-        t.push(root)
+        assert!(t.insert(root));
+        root
     }
 
     #[test]
@@ -374,13 +409,15 @@ mod tests {
         let mut t = TreeStore::new(5);
         let mut probe = Probe::default();
         let states: Vec<[i32; 5]> = (0..5000).map(|i| [i % 3, i % 11, -i, i / 7, 42]).collect();
-        for (k, s) in states.iter().enumerate() {
+        let mut roots = Vec::new();
+        for s in &states {
             assert_ne!(t.look(s, &mut probe), Seen::Stored);
-            assert_eq!(store(&mut t, s), k as u32);
+            roots.push(store(&mut t, s));
         }
+        assert_eq!(t.len(), states.len());
         let mut out = [0; 5];
-        for (k, s) in states.iter().enumerate() {
-            t.get(k as u32, &mut out);
+        for (s, &root) in states.iter().zip(&roots) {
+            t.decode(root, &mut out);
             assert_eq!(&out, s);
             assert_eq!(t.look(s, &mut probe), Seen::Stored);
         }
@@ -396,14 +433,13 @@ mod tests {
     fn widens_when_a_half_needs_more_than_sixteen_bits() {
         let mut t = TreeStore::new(2);
         let n = 70_000;
-        for i in 0..n {
-            store(&mut t, &[i, 0]);
-        }
+        let roots: Vec<Root> = (0..n).map(|i| store(&mut t, &[i, 0])).collect();
         assert_eq!(t.root_bytes(), 8);
+        assert_eq!(t.len(), n as usize);
         let mut out = [0; 2];
         let mut probe = Probe::default();
         for i in (0..n).step_by(101) {
-            t.get(i as u32, &mut out);
+            t.decode(roots[i as usize], &mut out);
             assert_eq!(out, [i, 0]);
             assert_eq!(t.look(&[i, 0], &mut probe), Seen::Stored);
         }
@@ -415,7 +451,7 @@ mod tests {
         for w in [0, 1] {
             let mut t = TreeStore::new(w);
             let s = vec![7; w];
-            assert_eq!(store(&mut t, &s), 0);
+            store(&mut t, &s);
             assert_eq!(t.look(&s, &mut Probe::default()), Seen::Stored);
         }
     }
