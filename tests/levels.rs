@@ -1,12 +1,14 @@
 //! The level-synchronous search on several threads (`explore::levels`) is
 //! the sequential breadth-first search (`explore::bfs`), state for state:
 //! the same state counts, depths, errors, faults and shortest witnesses,
-//! on random explicit systems and on real programs, for 1 to 3 threads.
+//! on random explicit systems and on real programs, for 1 to 3 threads and
+//! levels expanded in rounds of any length.
 
 mod common;
 
 use proptest::prelude::*;
 use rigor::engine::Machine;
+use rigor::explore::levels::explore_in_rounds;
 use rigor::explore::{explore, explore_levels, Exploration, Options};
 use rigor::system::{replay, Budget, Outcome, StateGraph, StopReason, System, NO_STATE};
 
@@ -66,16 +68,20 @@ fn agree<S: System + Sync>(sys: &S, what: &str) {
             continue;
         }
         let sequential = summary(sys, &reference);
-        for threads in 1..=3 {
+        // Rounds of 1, 2 and 7 states, and as many as the search picks.
+        for (threads, round) in [(1, 0), (2, 0), (3, 0), (1, 1), (2, 2), (3, 7)] {
             let opts = Options {
                 threads,
                 ..opts.clone()
             };
-            let ex = explore_levels(sys, &budget, &opts);
+            let ex = match round {
+                0 => explore_levels(sys, &budget, &opts),
+                r => explore_in_rounds(sys, &budget, &opts, r),
+            };
             assert_eq!(
                 summary(sys, &ex),
                 sequential,
-                "{what}: {threads} threads, wanted {:?}, stop {}",
+                "{what}: {threads} threads, rounds of {round}, wanted {:?}, stop {}",
                 opts.wanted_errors,
                 opts.stop_when_all_errors_found
             );

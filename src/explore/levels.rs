@@ -209,6 +209,19 @@ pub fn supports<S: System>(sys: &S, opts: &Options) -> bool {
 /// Explores `sys` breadth-first, level by level, on `opts.threads` threads
 /// (the sequential [`explore`] when [`supports`] says no).
 pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options) -> Exploration {
+    let round = round_states(sys.state_width(), sys.n_inputs(), opts.threads);
+    explore_in_rounds(sys, budget, opts, round)
+}
+
+/// [`explore_levels`], expanding at most `round_len` states of a level
+/// before storing what they found (the same exploration for any length).
+pub fn explore_in_rounds<S: System + Sync>(
+    sys: &S,
+    budget: &Budget,
+    opts: &Options,
+    round_len: u32,
+) -> Exploration {
+    let round_len = round_len.max(1);
     if !supports(sys, opts) {
         return explore(sys, budget, opts);
     }
@@ -245,8 +258,14 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             });
         }
     };
+    // A level is expanded in rounds of consecutive states, each stored
+    // before the next starts: a state first found in a round has its least
+    // key there, so the order is the same, and a round's candidates stay
+    // within a bound however wide the level.
     let mut level: Range<u32> = 0..1;
-    while !level.is_empty() {
+    let mut round: Range<u32> = 0..1;
+    let mut next_frontier: Vec<Root> = Vec::new();
+    while !round.is_empty() {
         if let Some(why) = budget.spent(store.len() as u64) {
             stopped = Some(why);
             break;
@@ -259,17 +278,17 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             first: level.start,
             known: &known,
             budget,
-            next: AtomicU32::new(level.start),
-            end: level.end,
+            next: AtomicU32::new(round.start),
+            end: round.end,
             parts: threads,
             candidates: AtomicU64::new(0),
             halt: AtomicBool::new(false),
             why: Mutex::new(None),
         };
-        let workers = threads.min((level.len() as u32).div_ceil(CHUNK) as usize);
+        let workers = threads.min((round.len() as u32).div_ceil(CHUNK) as usize);
         let mut found = on_threads(workers, threads, |_| shared.work());
         let halted = shared.why.into_inner().unwrap_or_else(|e| e.into_inner());
-        // The least key of each label found in this level.
+        // The least key of each label found in this round.
         let mut level_errors: Vec<(u64, u32)> = Vec::new();
         for &(l, key) in found.iter().flat_map(|f| f.errors.iter()) {
             match level_errors.iter_mut().find(|e| e.1 == l) {
@@ -280,7 +299,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         level_errors.sort_unstable();
         // The sequential search stops right after the state that finds the
         // last wanted label; nothing after that state counts.
-        let mut cutoff = level.end as u64 * n;
+        let mut cutoff = round.end as u64 * n;
         if stop_when_found && halted.is_none() {
             let missing = wanted.len() - found_wanted(&known);
             let keys: Vec<u64> = (level_errors.iter())
@@ -288,7 +307,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
                 .map(|e| e.0)
                 .collect();
             if missing == 0 {
-                cutoff = (level.start as u64 + 1) * n;
+                cutoff = (round.start as u64 + 1) * n;
             } else if keys.len() == missing {
                 cutoff = (keys.iter().max().unwrap() / n + 1) * n;
             }
@@ -317,7 +336,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         }
         let last = (cutoff / n) as u32;
         expanded = last;
-        transitions += (last - level.start) as u64 * n;
+        transitions += (last - round.start) as u64 * n;
         // Successors with a new half get their roots now.
         let mut deferred: Vec<(u64, Vec<i32>)> = (found.iter_mut())
             .flat_map(|f| std::mem::take(&mut f.deferred))
@@ -348,7 +367,6 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             new_states(lists, cutoff)
         });
         let n_new: usize = lists.iter().map(Vec::len).sum();
-        let mut next_frontier: Vec<Root> = Vec::new();
         if !budget.can_grow(store.bytes_to_grow() + n_new * 9)
             || next_frontier.try_reserve_exact(n_new).is_err()
             || !parents.make_room(n_new)
@@ -356,7 +374,7 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
-        let mut children = vec![0u8; (last - level.start) as usize];
+        let mut children = vec![0u8; (last - round.start) as usize];
         let mut out_of_memory = false;
         merge_sorted(&lists, |key, root| {
             if out_of_memory || !store.insert(root) {
@@ -365,21 +383,26 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
             }
             next_frontier.push(root);
             parents.discovered((key % n) as u8);
-            children[(key / n) as usize - level.start as usize] += 1;
+            children[(key / n) as usize - round.start as usize] += 1;
         });
         drop(lists);
         if out_of_memory || !parents.count(&children) {
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
-        // SAFETY: `malloc_trim` only returns free memory to the system.
-        unsafe { libc::malloc_trim(0) };
-        if last < level.end || (stop_when_found && found_wanted(&known) == wanted.len()) {
+        if last < round.end || (stop_when_found && found_wanted(&known) == wanted.len()) {
             stopped = Some(StopReason::AllErrorsFound);
             break;
         }
-        frontier = next_frontier;
+        if round.end < level.end {
+            round = round.end..(round.end.saturating_add(round_len)).min(level.end);
+            continue;
+        }
+        // SAFETY: `malloc_trim` only returns free memory to the system.
+        unsafe { libc::malloc_trim(0) };
+        frontier = std::mem::take(&mut next_frontier);
         level = level.end..level.end + frontier.len() as u32;
+        round = level.start..(level.start.saturating_add(round_len)).min(level.end);
         if !level.is_empty() {
             depth += 1;
         }
@@ -414,6 +437,18 @@ pub fn explore_levels<S: System + Sync>(sys: &S, budget: &Budget, opts: &Options
         store: StateStore::new(0),
         pruned: 0,
     }
+}
+
+/// Transient bytes a round may take (its candidates and the successors
+/// whose roots wait for the round's end).
+const ROUND_BYTES: usize = 64 << 20;
+
+/// States per round: as many as keep the round within [`ROUND_BYTES`] if
+/// every successor were a candidate with a new half, and at least a few
+/// chunks per thread.
+fn round_states(width: usize, inputs: usize, threads: usize) -> u32 {
+    let per_state = inputs.max(1) * (16 + 32 + 4 * width);
+    (ROUND_BYTES / per_state).max(CHUNK as usize * 4 * threads.max(1)) as u32
 }
 
 /// The part of the merge a root belongs to.
