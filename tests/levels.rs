@@ -131,6 +131,12 @@ proptest! {
     }
 }
 
+#[test]
+fn a_system_without_inputs_has_its_initial_state_only() {
+    let g = StateGraph::from_rows(Vec::new(), Vec::new(), &[Vec::new()]);
+    agree(&g, "no inputs");
+}
+
 fn machine(path: &std::path::Path) -> Machine {
     Machine::compile(&rigor::frontend::load(&path.to_string_lossy()).expect("loads"))
         .expect("compiles")

@@ -201,9 +201,12 @@ pub fn all_cores() -> usize {
 }
 
 /// Whether [`explore_levels`] runs `opts` itself (else it hands them to the
-/// sequential search): no graph, no seeds, at most 255 inputs.
+/// sequential search): no graph, no seeds, 1 to 255 inputs.
 pub fn supports<S: System>(sys: &S, opts: &Options) -> bool {
-    !opts.keep_graph && opts.seeds.is_empty() && sys.n_inputs() <= 255 && opts.threads > 0
+    !opts.keep_graph
+        && opts.seeds.is_empty()
+        && (1..=255).contains(&sys.n_inputs())
+        && opts.threads > 0
 }
 
 /// Explores `sys` breadth-first, level by level, on `opts.threads` threads
