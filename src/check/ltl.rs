@@ -15,9 +15,10 @@ use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{explore, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
-use crate::ltl::check::{check_all, check_formula_abstract, par_map, LtlVerdict, Subject};
+use crate::ltl::check::{check_all, check_formula_abstract, LtlVerdict, Subject};
 use crate::ltl::quotient::trace_quotient;
 use crate::ltl::syntax::{read_properties, PropertyFile};
+use crate::system::par_map;
 use crate::system::{Budget, StopReason, System};
 
 /// Everything `rigor ltl` reports.

@@ -29,7 +29,7 @@ use super::bfs::{explore, Exploration, FaultAt, Links, Options, Sample};
 use super::parents::Parents;
 use super::store::StateStore;
 use super::tree::{Probe, Root, Seen, TreeStore};
-use crate::system::{replay, Budget, Outcome, StateGraph, StateId, StopReason, System};
+use crate::system::{par_map, replay, Budget, Outcome, StateGraph, StateId, StopReason, System};
 
 /// States a worker takes from a level at a time.
 const CHUNK: u32 = 256;
@@ -147,21 +147,6 @@ impl<S: System> Level<'_, S> {
         }
         f
     }
-}
-
-/// Runs `f(k)` for `k` in `0..n` on up to `threads` threads.
-fn on_threads<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    if threads <= 1 || n <= 1 {
-        return (0..n).map(f).collect();
-    }
-    let f = &f;
-    std::thread::scope(|sc| {
-        let handles: Vec<_> = (0..n).map(|k| sc.spawn(move || f(k))).collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
 }
 
 /// The new states of a level in key order: the candidates of one part
@@ -289,7 +274,7 @@ pub fn explore_in_rounds<S: System + Sync>(
             why: Mutex::new(None),
         };
         let workers = threads.min((round.len() as u32).div_ceil(CHUNK) as usize);
-        let mut found = on_threads(workers, threads, |_| shared.work());
+        let mut found = par_map(workers, workers, |_| shared.work());
         let halted = shared.why.into_inner().unwrap_or_else(|e| e.into_inner());
         // The least key of each label found in this round.
         let mut level_errors: Vec<(u64, u32)> = Vec::new();
@@ -365,7 +350,7 @@ pub fn explore_in_rounds<S: System + Sync>(
         }
         drop(found);
         let parts: Vec<Mutex<Vec<Vec<Candidate>>>> = parts.into_iter().map(Mutex::new).collect();
-        let lists = on_threads(threads, threads, |p| {
+        let lists = par_map(threads, threads, |p| {
             let lists = std::mem::take(&mut *parts[p].lock().unwrap_or_else(|e| e.into_inner()));
             new_states(lists, cutoff)
         });

@@ -334,7 +334,11 @@ impl TreeStore {
     /// every root).
     pub fn bytes_to_grow(&self) -> usize {
         match &self.roots {
-            RootTable::Narrow(t) => t.largest_growth().max(t.heap_bytes() * 2),
+            // Widening every root comes near only when a half's id does.
+            RootTable::Narrow(t) if self.leaves.iter().any(|l| l.len() > NARROW_MAX) => {
+                t.largest_growth().max(t.heap_bytes() * 2)
+            }
+            RootTable::Narrow(t) => t.largest_growth(),
             RootTable::Wide(t) => t.largest_growth(),
         }
     }

@@ -12,8 +12,7 @@
 //!
 //! Properties are checked in parallel, each on its own thread-local product.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use crate::system::par_map;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -422,30 +421,6 @@ pub fn check_all<S: System + Sync>(
         tell(&v);
         v
     })
-}
-
-/// `(0..n).map(f)`, on `threads` threads taking indexes in turn.
-pub fn par_map<T: Send + Clone>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let results: Mutex<Vec<Option<T>>> = Mutex::new(vec![None; n]);
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(n.max(1)) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= n {
-                    break;
-                }
-                let v = f(k);
-                results.lock().expect("no poisoned lock")[k] = Some(v);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("no poisoned lock")
-        .into_iter()
-        .map(|v| v.expect("every index mapped"))
-        .collect()
 }
 
 #[cfg(test)]

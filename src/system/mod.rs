@@ -19,10 +19,12 @@ pub mod budget;
 pub mod graph;
 pub mod memory;
 pub mod outcome;
+pub mod par;
 
 pub use budget::{peak_resident_bytes, resident_bytes, Budget, Cancel, LimitError, StopReason};
 pub use graph::{Edge, StateGraph, StateId, NO_STATE};
 pub use outcome::{error_n_label, Fault, Outcome, StepResult, ERROR_LABEL};
+pub use par::par_map;
 
 /// A deterministic input/output transition system.
 ///
