@@ -28,6 +28,18 @@ pub struct Solved<'a> {
     pub seconds: f64,
 }
 
+/// How `rigor solve` runs each problem.
+#[derive(Clone, Default)]
+pub struct SolveOptions {
+    /// Progress of each exploration.
+    pub observer: Option<Observer>,
+    /// Confirm witnesses and counterexamples on the natively compiled
+    /// original (gcc, javac).
+    pub validate: bool,
+    /// Threads of the searches and of the LTL checker (None: all cores).
+    pub threads: Option<usize>,
+}
+
 /// Solves each problem in turn: reachability, then LTL when there is a
 /// property file, each stage with a budget from `budget` (called when the
 /// stage starts, so limits apply to each separately). `done` gets each
@@ -36,8 +48,7 @@ pub struct Solved<'a> {
 pub fn solve_problems(
     problems: &[Problem],
     budget: impl Fn() -> Budget,
-    observer: Option<Observer>,
-    validate: bool,
+    opts: &SolveOptions,
     mut done: impl FnMut(Solved),
 ) {
     for p in problems {
@@ -50,29 +61,29 @@ pub fn solve_problems(
         let reach_opts = ReachOptions {
             abstraction: true,
             seed_log: None,
-            observer: observer.clone(),
+            observer: opts.observer.clone(),
             certify: true,
             keep_certificate: false,
             on_verdict: None,
-            threads: None,
+            threads: opts.threads,
         };
         let mut reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
-        if let (true, Ok(r)) = (validate, reach.as_mut()) {
+        if let (true, Ok(r)) = (opts.validate, reach.as_mut()) {
             confirm_natively(&program, r, NATIVE_RUN_TIMEOUT);
         }
         let ltl = p.properties.as_ref().map(|props| {
-            let opts = LtlOptions {
-                threads: None,
+            let ltl_opts = LtlOptions {
+                threads: opts.threads,
                 quotient: true,
                 abstraction: true,
-                observer: observer.clone(),
+                observer: opts.observer.clone(),
                 certify: true,
                 keep_certificate: false,
                 on_verdict: None,
             };
             let mut r =
-                crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &opts);
-            if let (true, Ok(r)) = (validate, r.as_mut()) {
+                crate::check::ltl::solve(&program, &props.to_string_lossy(), &budget(), &ltl_opts);
+            if let (true, Ok(r)) = (opts.validate, r.as_mut()) {
                 confirm_lassos_natively(&program, r, NATIVE_RUN_TIMEOUT);
             }
             r

@@ -254,22 +254,38 @@ fn rers_large_problems_partial_answers_agree() {
 
 #[test]
 fn solve_writes_one_csv_per_problem() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = Command::new(rigor_bin())
-        .args(["solve", "--quiet", "--out"])
-        .arg(tmp.path())
-        .arg(problems_dir())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let table = String::from_utf8_lossy(&out.stdout);
-    assert!(table.starts_with("problem"), "{table}");
-    for n in 901..=905 {
-        let csv = tmp.path().join(format!("Problem{n}-reach.csv"));
-        assert!(csv.is_file(), "missing {}", csv.display());
+    // The same answers on one thread and on two.
+    let mut written = Vec::new();
+    for threads in ["1", "2"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = Command::new(rigor_bin())
+            .args(["solve", "--quiet", "--threads", threads, "--out"])
+            .arg(tmp.path())
+            .arg(problems_dir())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert!(table.starts_with("problem"), "{table}");
+        for n in 901..=905 {
+            let csv = tmp.path().join(format!("Problem{n}-reach.csv"));
+            assert!(csv.is_file(), "missing {}", csv.display());
+        }
+        let mut files: Vec<(String, String)> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+            .map(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().to_string();
+                (name, std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        written.push(files);
     }
+    assert_eq!(written[0], written[1]);
 }

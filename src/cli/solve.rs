@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::limits::LimitArgs;
 use super::CliResult;
 use crate::error::{write_file, Error};
-use crate::solve::{find_problems, solve_problems};
+use crate::solve::{find_problems, solve_problems, SolveOptions};
 
 /// Arguments of `rigor solve`.
 #[derive(clap::Args, Debug)]
@@ -31,6 +31,10 @@ pub struct Args {
     /// text); read for the report only, after solving.
     #[arg(long, num_args = 1.., value_name = "FILES", requires = "report")]
     pub solution: Vec<String>,
+    /// Threads of the searches and of the LTL checker (default: all
+    /// cores). The answers are the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Limits, applied to each problem separately.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -87,8 +91,11 @@ pub fn run(args: &Args) -> CliResult {
     solve_problems(
         &problems,
         budget,
-        args.limits.observer(),
-        args.validate,
+        &SolveOptions {
+            observer: args.limits.observer(),
+            validate: args.validate,
+            threads: args.threads,
+        },
         |done| {
             let p = done.problem;
             let program = p.program.to_string_lossy().to_string();

@@ -38,6 +38,10 @@ pub struct Args {
     /// Answer "TRUE" from the abstraction without checking its certificate.
     #[arg(long)]
     pub no_certify: bool,
+    /// Threads of the breadth-first search (default: all cores). The
+    /// answers are the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -58,6 +62,7 @@ pub fn run(args: &Args) -> CliResult {
         witnesses: args.witness.is_some(),
         data_model: args.data_model.clone(),
         observer: args.limits.observer(),
+        threads: args.threads,
     };
     let budget = args.limits.budget()?;
     let is_program = [".c", ".i"].iter().any(|e| args.input.ends_with(e));

@@ -160,6 +160,8 @@ pub struct SvcompOptions {
     pub data_model: Option<String>,
     /// Progress of the explorations.
     pub observer: Option<Observer>,
+    /// Threads of the breadth-first search (None: all cores).
+    pub threads: Option<usize>,
 }
 
 /// Checks every property of `task`, each with an equal share of the time
@@ -264,7 +266,7 @@ pub fn check_property(
             certify: !opts.no_certify,
             keep_certificate: opts.witnesses,
             on_verdict: None,
-            threads: None,
+            threads: opts.threads,
         };
         let report = solve_program(p.clone(), program, budget, &reach)?;
         let mut r = verdict_of(&p, &report, &prop.path, function)?;
