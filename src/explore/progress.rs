@@ -2,8 +2,9 @@
 //!
 //! A [`Recorder`] is an [`Observer`] that keeps the samples every search of
 //! a run reports (on its own clock, from the run's start, since each
-//! search restarts its own), thinned to at most [`MAX_POINTS`], and hands
-//! them on to another observer (a progress bar) if there is one.
+//! search restarts its own), thinned to at most [`MAX_POINTS`] evenly spread
+//! over the run, and hands them on to another observer (a progress bar) if
+//! there is one.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -12,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Observer, Sample};
 
-/// At most this many points are kept: beyond, every other one is dropped.
+/// At most this many points are kept: beyond, every other one is dropped,
+/// and from then on only every other sample is kept (the stride doubles).
 pub const MAX_POINTS: usize = 400;
 
 /// One point of a run's progress.
@@ -32,7 +34,17 @@ pub struct ProgressPoint {
 #[derive(Clone)]
 pub struct Recorder {
     started: Instant,
-    points: Arc<Mutex<Vec<ProgressPoint>>>,
+    points: Arc<Mutex<Thinned>>,
+}
+
+/// The points kept, and which samples are kept from now on.
+#[derive(Default)]
+struct Thinned {
+    points: Vec<ProgressPoint>,
+    /// One sample in `stride` is kept.
+    stride: u64,
+    /// Samples offered since the last one kept.
+    skipped: u64,
 }
 
 impl Default for Recorder {
@@ -46,7 +58,10 @@ impl Recorder {
     pub fn start() -> Recorder {
         Recorder {
             started: Instant::now(),
-            points: Arc::new(Mutex::new(Vec::new())),
+            points: Arc::new(Mutex::new(Thinned {
+                stride: 1,
+                ..Thinned::default()
+            })),
         }
     }
 
@@ -66,17 +81,28 @@ impl Recorder {
         })
     }
 
-    /// Adds a point (thinning the record when it is full).
+    /// Adds a point, if it falls on the stride (thinning the record when
+    /// it is full).
     pub fn push(&self, p: ProgressPoint) {
-        let mut points = self.points.lock().unwrap_or_else(|e| e.into_inner());
-        if points.len() >= MAX_POINTS {
+        let mut t = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        t.skipped += 1;
+        if t.skipped < t.stride {
+            return;
+        }
+        t.skipped = 0;
+        Self::keep(&mut t, p);
+    }
+
+    fn keep(t: &mut Thinned, p: ProgressPoint) {
+        if t.points.len() >= MAX_POINTS {
             let mut k = 0;
-            points.retain(|_| {
+            t.points.retain(|_| {
                 k += 1;
                 k % 2 == 1
             });
+            t.stride *= 2;
         }
-        points.push(p);
+        t.points.push(p);
     }
 
     /// Seconds since the run started.
@@ -86,11 +112,9 @@ impl Recorder {
 
     /// The points recorded, ending with `last` (the run's final figures).
     pub fn finish(&self, last: ProgressPoint) -> Vec<ProgressPoint> {
-        self.push(last);
-        self.points
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        let mut t = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        Self::keep(&mut t, last);
+        t.points.clone()
     }
 }
 
@@ -119,5 +143,16 @@ mod tests {
         assert_eq!(points[0].states, 0);
         assert!(points.windows(2).all(|w| w[0].states <= w[1].states));
         assert_eq!(points.last().unwrap().states, 5000);
+        // Evenly spread: no more of the points in the last tenth of the
+        // samples than in any other tenth, give or take the final point
+        // and one stride.
+        let in_tenth = |t: u64| {
+            points
+                .iter()
+                .filter(|p| p.states / 100 == t && p.states < 1000)
+                .count()
+        };
+        let tenths: Vec<usize> = (0..10).map(in_tenth).collect();
+        assert!(tenths[9] <= tenths[0] + 1, "{tenths:?}");
     }
 }
