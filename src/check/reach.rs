@@ -677,3 +677,29 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         progress: Vec::new(),
     }
 }
+
+/// Why a reachability run over several processes could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum DistributedReachError {
+    /// The program.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The processes could not search together.
+    #[error(transparent)]
+    Search(#[from] crate::explore::distributed::DistributedError),
+}
+
+/// The plain breadth-first search of the program at `path` with this
+/// process as one of `cluster`'s (no abstraction: every label is settled
+/// by the search, every witness replayed). The report on the last process,
+/// `None` on the others.
+pub fn solve_distributed(
+    path: &str,
+    budget: &Budget,
+    cluster: &crate::explore::distributed::Cluster,
+) -> Result<Option<ReachReport>, DistributedReachError> {
+    let p = crate::frontend::load(path).map_err(InputError::from)?;
+    let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
+    let ex = crate::explore::distributed::explore_distributed(Arc::clone(&m), cluster, budget)?;
+    Ok(ex.map(|ex| report(m.as_ref(), path, &ex)))
+}

@@ -1,16 +1,26 @@
 //! `rigor reach PROGRAM`: which error labels are reachable.
+//!
+//! With `--processes N` it starts N-1 copies of rigor on this machine as
+//! processes 0..N-2 of a cluster on free 127.0.0.1 ports and runs as the
+//! last one, which prints the answers (`explore::distributed`). On a real
+//! cluster each host runs rigor with `--process K` and the same
+//! `--addresses`.
 
 use std::io::Write;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::limits::LimitArgs;
 use super::stream::AnswerStream;
 use super::CliResult;
-use crate::check::reach::{self, LabelVerdict, ReachOptions};
-use crate::error::write_file;
+use crate::check::reach::{self, LabelVerdict, ReachOptions, ReachReport};
+use crate::error::{write_file, Error};
+use crate::explore::distributed::Cluster;
 
 /// Arguments of `rigor reach`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// The program (.c or .java), or a .aut / .dot model.
     pub program: String,
@@ -39,6 +49,20 @@ pub struct Args {
     /// number.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Spread the breadth-first search over N processes on this machine
+    /// (127.0.0.1), on timely-dataflow: a prototype of exploration on many
+    /// machines. No abstraction: every label is settled by the search.
+    #[arg(long, value_name = "N", conflicts_with_all = ["seed_log", "certificate", "process"])]
+    pub processes: Option<usize>,
+    /// Run as process K of a cluster listening at `--addresses` (started
+    /// on each host with the same list; the last process prints the
+    /// answers, the others nothing).
+    #[arg(long, value_name = "K", requires = "addresses")]
+    pub process: Option<usize>,
+    /// The `host:port` of every process of the cluster, comma-separated,
+    /// in process order.
+    #[arg(long, value_delimiter = ',', value_name = "LIST", requires = "process")]
+    pub addresses: Vec<String>,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -46,6 +70,12 @@ pub struct Args {
 
 /// Runs `rigor reach`.
 pub fn run(args: &Args) -> CliResult {
+    if let Some(n) = args.processes {
+        return run_processes(args, n);
+    }
+    if let Some(k) = args.process {
+        return run_member(args, k);
+    }
     // Reachable labels are written as their witnesses replay; the rest
     // when the run ends.
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
@@ -64,6 +94,12 @@ pub fn run(args: &Args) -> CliResult {
     };
     let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
     drop(opts);
+    finish(args, stream, &r)
+}
+
+/// Writes the answers of `r` not streamed yet, the certificate, the JSON
+/// report and the notes.
+pub fn finish(args: &Args, stream: Arc<AnswerStream>, r: &ReachReport) -> CliResult {
     for v in &r.verdicts {
         if let Some(b) = v.verdict {
             let witness = v.witness.as_ref().map(|w| w.join(" "));
@@ -75,7 +111,7 @@ pub fn run(args: &Args) -> CliResult {
         write_file(path, &c.to_text())?;
     }
     if args.json {
-        writeln!(std::io::stdout().lock(), "{}", crate::cli::json(&r))?;
+        writeln!(std::io::stdout().lock(), "{}", crate::cli::json(r))?;
     }
     for n in &r.notes {
         eprintln!("rigor: {n}");
@@ -99,4 +135,157 @@ pub fn run(args: &Args) -> CliResult {
         eprintln!("rigor: engine fault: {f}");
     }
     Ok(0)
+}
+
+/// How long the processes may take to connect before the run gives up
+/// (timely retries for ever when a process never comes).
+const CONNECT_LIMIT: Duration = Duration::from_secs(60);
+
+/// Runs as process `k` of the cluster `args.addresses`.
+pub fn run_member(args: &Args, k: usize) -> CliResult {
+    if k >= args.addresses.len() {
+        return Err(Error::Usage(format!(
+            "--process {k}: the cluster has {} addresses",
+            args.addresses.len()
+        )));
+    }
+    let cluster = Cluster {
+        process: k,
+        addresses: args.addresses.clone(),
+    };
+    let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
+    match reach::solve_distributed(&args.program, &args.limits.budget()?, &cluster)? {
+        Some(r) => finish(args, stream, &r),
+        None => Ok(0),
+    }
+}
+
+/// Starts processes 0..n-1 on this machine and runs as process n-1.
+pub fn run_processes(args: &Args, n: usize) -> CliResult {
+    if n == 0 {
+        return Err(Error::Usage("--processes: at least 1".into()));
+    }
+    let addresses = free_addresses(n)
+        .map_err(|e| Error::Usage(format!("--processes: no free local port: {e}")))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::Usage(format!("--processes: cannot find rigor itself: {e}")))?;
+    let mut children: Vec<Child> = Vec::new();
+    for k in 0..n - 1 {
+        let mut cmd = Command::new(&exe);
+        cmd.args([
+            "reach",
+            &args.program,
+            "--quiet",
+            "--process",
+            &k.to_string(),
+        ])
+        .arg("--addresses")
+        .arg(addresses.join(","))
+        .args(limit_flags(args))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+        match cmd.spawn() {
+            Ok(c) => children.push(c),
+            Err(e) => {
+                stop(&mut children);
+                return Err(Error::Usage(format!(
+                    "--processes: cannot start rigor: {e}"
+                )));
+            }
+        }
+    }
+    let watch = watch_children(children);
+    let member = Args {
+        addresses,
+        process: Some(n - 1),
+        processes: None,
+        ..args.clone()
+    };
+    let out = run_member(&member, n - 1);
+    let failed = watch.join().unwrap_or(true);
+    match out {
+        Ok(0) if failed => Err(Error::Usage(
+            "--processes: a search process failed (its error is above)".into(),
+        )),
+        other => other,
+    }
+}
+
+/// The limit flags of `args`, for the other processes.
+fn limit_flags(args: &Args) -> Vec<String> {
+    let l = &args.limits;
+    let mut flags = Vec::new();
+    if let Some(t) = l.timeout {
+        flags.extend(["--timeout".to_string(), t.to_string()]);
+    }
+    if let Some(m) = l.max_states {
+        flags.extend(["--max-states".to_string(), m.to_string()]);
+    }
+    if let Some(m) = l.memory_limit {
+        flags.extend(["--memory-limit".to_string(), m.to_string()]);
+    }
+    flags
+}
+
+/// `n` addresses on 127.0.0.1 whose ports were free a moment ago.
+fn free_addresses(n: usize) -> std::io::Result<Vec<String>> {
+    let listeners = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.to_string()))
+        .collect()
+}
+
+/// Waits for the other processes on a thread of its own; says whether one
+/// failed. One that fails before the cluster has connected would leave
+/// this process retrying for ever, so then the run ends here with an
+/// error; so does a cluster that has not finished connecting within
+/// [`CONNECT_LIMIT`] of a child's failure.
+fn watch_children(mut children: Vec<Child>) -> std::thread::JoinHandle<bool> {
+    std::thread::spawn(move || {
+        let mut failed = false;
+        let mut failed_at: Option<Instant> = None;
+        let mut told = false;
+        while !children.is_empty() {
+            // An interrupt stops every process, not just this one: each
+            // then stops expanding, and the search drains and reports.
+            if !told && super::limits::interrupted() {
+                told = true;
+                for c in &children {
+                    // SAFETY: a signal to a child process this one started.
+                    unsafe { libc::kill(c.id() as libc::pid_t, libc::SIGTERM) };
+                }
+            }
+            children.retain_mut(|c| match c.try_wait() {
+                Ok(Some(status)) => {
+                    // An interrupted process (130) answered what it had.
+                    if !status.success() && status.code() != Some(super::limits::EXIT_INTERRUPTED) {
+                        failed = true;
+                        failed_at.get_or_insert_with(Instant::now);
+                    }
+                    false
+                }
+                Ok(None) => true,
+                Err(_) => false,
+            });
+            if failed_at.is_some_and(|t| t.elapsed() > CONNECT_LIMIT) {
+                stop(&mut children);
+                eprintln!("rigor: a search process failed; the others are stopped");
+                std::process::exit(1);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        failed
+    })
+}
+
+/// Kills and reaps `children`.
+fn stop(children: &mut Vec<Child>) {
+    for c in children.iter_mut() {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+    children.clear();
 }

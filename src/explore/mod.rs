@@ -9,9 +9,12 @@
 //! - [`tree`]: the tree-compressed, exact set of visited states, and
 //! - [`parents`]: the way back to its states, in two bytes each;
 //! - [`store`]: the compact, exact set of visited states the others use;
-//! - [`progress`]: a run's samples over time, recorded for plots.
+//! - [`progress`]: a run's samples over time, recorded for plots;
+//! - [`distributed`]: the breadth-first search over several processes
+//!   (timely-dataflow), a prototype.
 
 pub mod bfs;
+pub mod distributed;
 pub mod guided;
 pub mod levels;
 pub mod parents;

@@ -1,0 +1,142 @@
+//! The breadth-first search over several processes on localhost
+//! (`rigor reach --processes N`, timely-dataflow) against the search in
+//! one process: the same states, transitions, depth and verdicts, and
+//! witnesses of the same (shortest) lengths, which the report has replayed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{rers_dir, rigor_bin};
+
+/// The JSON report of `rigor reach PROGRAM --json` with `flags`.
+fn report(program: &Path, flags: &[&str]) -> serde_json::Value {
+    let out = Command::new(rigor_bin())
+        .arg("reach")
+        .arg(program)
+        .args(["--json", "--quiet"])
+        .args(flags)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{} {flags:?}: {}",
+        program.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{} {flags:?}: {e}: {}",
+            program.display(),
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+/// Per label: its verdict and the length of its witness.
+fn verdicts(r: &serde_json::Value) -> Vec<(u64, Option<bool>, Option<usize>)> {
+    let mut v: Vec<_> = (r["verdicts"].as_array().unwrap().iter())
+        .map(|v| {
+            (
+                v["property"].as_u64().unwrap(),
+                v["verdict"].as_bool(),
+                v["witness"].as_array().map(Vec::len),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn same_as_one_process(program: &Path, processes: &str) {
+    let one = report(program, &["--no-abstraction", "--threads", "1"]);
+    let many = report(program, &["--processes", processes]);
+    assert_eq!(many["complete"], true, "{}", program.display());
+    // The search in one process stops once every label is found; the
+    // distributed one always goes to the end.
+    let fields: &[&str] = if one["stopped"].is_null() {
+        &["states", "transitions", "depth", "complete"]
+    } else {
+        &[]
+    };
+    for &field in fields {
+        assert_eq!(
+            one[field],
+            many[field],
+            "{} on {processes} processes: {field}",
+            program.display()
+        );
+    }
+    assert_eq!(
+        verdicts(&one),
+        verdicts(&many),
+        "{} on {processes} processes",
+        program.display()
+    );
+}
+
+/// The bundled problems whose plain search ends.
+fn finite_problems() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    [
+        "reach-plain/Problem901.c",
+        "reach-arith/Problem902.c",
+        "reach-arrays/Problem903.c",
+        "reach-invalid/Problem904.c",
+        "reach-deep/Problem905.c",
+        "reach-modes/Problem909.c",
+        "ltl-finite/Problem951.c",
+    ]
+    .iter()
+    .map(|p| dir.join(p))
+    .collect()
+}
+
+#[test]
+fn two_processes_agree_with_one_on_the_bundled_problems() {
+    for p in finite_problems() {
+        same_as_one_process(&p, "2");
+    }
+}
+
+#[test]
+fn three_processes_agree_with_one() {
+    same_as_one_process(&finite_problems()[1], "3");
+}
+
+#[test]
+fn two_processes_agree_with_one_on_a_rers_program() {
+    let Some(dir) = rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    same_as_one_process(&dir.join("2012/Problem1.c"), "2");
+}
+
+#[test]
+fn a_limit_stops_every_process_and_the_answers_found_stay() {
+    let counter = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/reach-counter/Problem907.c");
+    let r = report(&counter, &["--processes", "2", "--timeout", "2"]);
+    assert_eq!(r["complete"], false);
+    let found = verdicts(&r).iter().filter(|v| v.1 == Some(true)).count();
+    assert!(found >= 1, "{r}");
+    assert!(verdicts(&r).iter().all(|v| v.1 != Some(false)), "{r}");
+}
+
+#[test]
+fn a_process_index_outside_the_cluster_is_an_error() {
+    let out = Command::new(rigor_bin())
+        .args([
+            "reach",
+            "--process",
+            "2",
+            "--addresses",
+            "127.0.0.1:1,127.0.0.1:2",
+        ])
+        .arg(&finite_problems()[0])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--process 2"));
+}
