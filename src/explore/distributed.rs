@@ -242,11 +242,11 @@ fn search<S: System + 'static>(
                         let mut l = local.borrow_mut();
                         let mut session = output.session(&cap);
                         for (state, id) in data.drain(..) {
-                            if l.stopped.is_none() {
+                            // The limits are looked at every few states
+                            // (the memory limit reads /proc).
+                            if l.stopped.is_none() && id % CHECK_EVERY == 0 {
                                 let stored = l.parents.len() as u64;
-                                l.stopped = budget
-                                    .spent(stored.saturating_mul(peers as u64))
-                                    .or_else(|| budget.spent_time_or_memory());
+                                l.stopped = budget.spent(stored.saturating_mul(peers as u64));
                             }
                             if l.stopped.is_some() {
                                 continue;
@@ -381,6 +381,9 @@ fn fault_of<S: System>(sys: &S, path: &[usize], input: usize) -> Option<crate::s
     }
     sys.step(&mut scratch, &state, input, &mut next).err()
 }
+
+/// States expanded between two looks at the limits.
+const CHECK_EVERY: u64 = 256;
 
 /// At most this many faults are gathered and traced back.
 const MAX_FAULTS: usize = 16;
