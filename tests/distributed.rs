@@ -50,8 +50,13 @@ fn verdicts(r: &serde_json::Value) -> Vec<(u64, Option<bool>, Option<usize>)> {
 }
 
 fn same_as_one_process(program: &Path, processes: &str) {
+    same_as_one_process_with(program, &["--processes", processes]);
+}
+
+fn same_as_one_process_with(program: &Path, flags: &[&str]) {
+    let processes = flags.join(" ");
     let one = report(program, &["--no-abstraction", "--threads", "1"]);
-    let many = report(program, &["--processes", processes]);
+    let many = report(program, flags);
     assert_eq!(many["complete"], true, "{}", program.display());
     // The search in one process stops once every label is found; the
     // distributed one always goes to the end.
@@ -64,14 +69,14 @@ fn same_as_one_process(program: &Path, processes: &str) {
         assert_eq!(
             one[field],
             many[field],
-            "{} on {processes} processes: {field}",
+            "{} with {processes}: {field}",
             program.display()
         );
     }
     assert_eq!(
         verdicts(&one),
         verdicts(&many),
-        "{} on {processes} processes",
+        "{} with {processes}",
         program.display()
     );
 }
@@ -103,6 +108,14 @@ fn two_processes_agree_with_one_on_the_bundled_problems() {
 #[test]
 fn three_processes_agree_with_one() {
     same_as_one_process(&finite_problems()[1], "3");
+}
+
+#[test]
+fn two_processes_of_two_threads_agree_with_one() {
+    same_as_one_process_with(
+        &finite_problems()[2],
+        &["--processes", "2", "--threads", "2"],
+    );
 }
 
 #[test]

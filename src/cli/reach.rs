@@ -46,7 +46,8 @@ pub struct Args {
     pub no_certify: bool,
     /// Threads of the breadth-first search (default: all cores). The
     /// answers, the state count and the witnesses are the same for any
-    /// number.
+    /// number. With `--processes` or `--process`: worker threads in each
+    /// process (default 1, the same in every process).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Spread the breadth-first search over N processes on this machine
@@ -152,6 +153,7 @@ pub fn run_member(args: &Args, k: usize) -> CliResult {
     let cluster = Cluster {
         process: k,
         addresses: args.addresses.clone(),
+        threads: args.threads.unwrap_or(1),
     };
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     match reach::solve_distributed(&args.program, &args.limits.budget()?, &cluster)? {
@@ -181,7 +183,7 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
         ])
         .arg("--addresses")
         .arg(addresses.join(","))
-        .args(limit_flags(args))
+        .args(member_flags(args))
         .stdin(Stdio::null())
         .stdout(Stdio::null());
         match cmd.spawn() {
@@ -211,10 +213,13 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
     }
 }
 
-/// The limit flags of `args`, for the other processes.
-fn limit_flags(args: &Args) -> Vec<String> {
+/// The limit and thread flags of `args`, for the other processes.
+fn member_flags(args: &Args) -> Vec<String> {
     let l = &args.limits;
     let mut flags = Vec::new();
+    if let Some(t) = args.threads {
+        flags.extend(["--threads".to_string(), t.to_string()]);
+    }
     if let Some(t) = l.timeout {
         flags.extend(["--timeout".to_string(), t.to_string()]);
     }

@@ -1,8 +1,9 @@
 //! The breadth-first search spread over several processes, on
 //! timely-dataflow: a prototype of exploration on many machines.
 //!
-//! Every process runs the same program and one timely worker. A state
-//! belongs to the worker a hash of its ints names; that worker keeps it
+//! Every process runs the same program and the same number of timely
+//! workers (threads). A state belongs to the worker a hash of its ints
+//! names; that worker keeps it
 //! in its own store with a local id and the link back to its parent.
 //!
 //! - *A level is a timestamp.* Candidates (a successor, and its key: the
@@ -53,6 +54,8 @@ pub struct Cluster {
     pub process: usize,
     /// `host:port` of every process, in process order.
     pub addresses: Vec<String>,
+    /// Worker threads in each process (at least 1; the same everywhere).
+    pub threads: usize,
 }
 
 /// Why the distributed search could not run.
@@ -105,7 +108,7 @@ where
     let started = Instant::now();
     let config = timely::Config {
         communication: timely::CommunicationConfig::Cluster {
-            threads: 1,
+            threads: cluster.threads.max(1),
             process: cluster.process,
             addresses: cluster.addresses.clone(),
             report: false,
@@ -114,23 +117,19 @@ where
         worker: timely::WorkerConfig::default(),
     };
     let budget = budget.clone();
-    let processes = cluster.addresses.len();
     let (builders, others) =
         quiet_stdout(|| config.communication.try_build()).map_err(DistributedError::Timely)?;
     let guards = timely::execute::execute_from(builders, others, config.worker, move |worker| {
         let local = Rc::new(RefCell::new(Local::default()));
-        search(worker, &sys, &budget, processes, &local);
+        search(worker, &sys, &budget, &local);
         gather(worker, &sys, &local, started)
     })
     .map_err(DistributedError::Timely)?;
-    let mut results = guards.join();
-    match results.pop() {
-        Some(Ok(ex)) if results.is_empty() => Ok(ex),
-        Some(Err(e)) => Err(DistributedError::Timely(e)),
-        _ => Err(DistributedError::Timely(
-            "one worker per process expected".into(),
-        )),
+    let mut report = None;
+    for result in guards.join() {
+        report = report.or(result.map_err(DistributedError::Timely)?);
     }
+    Ok(report)
 }
 
 /// Runs `f` with the process's stdout sent to /dev/null: timely's
@@ -169,12 +168,12 @@ fn search<S: System + 'static>(
     worker: &mut timely::worker::Worker,
     sys: &Arc<S>,
     budget: &Budget,
-    peers: usize,
     local: &Rc<RefCell<Local>>,
 ) where
     S::Scratch: 'static,
 {
     let me = worker.index() as u32;
+    let peers = worker.peers();
     let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
         let (input, initial) = scope.new_input::<Vec<Candidate>>();
         let (feedback, next_level) = scope.feedback::<Vec<Candidate>>(1);
