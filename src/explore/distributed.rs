@@ -78,6 +78,8 @@ type Candidate = (Vec<i32>, Key);
 /// What one worker learned in the search.
 #[derive(Default)]
 struct Local {
+    /// The states this worker owns.
+    seen: FxHashSet<Box<[i32]>>,
     /// Parent key of each state this worker owns, by local id.
     parents: Vec<Key>,
     /// Per label, the least (depth, key) of a step reaching it.
@@ -184,7 +186,6 @@ fn search<S: System + 'static>(
                 "Store",
                 |_, _| {
                     let local = Rc::clone(local);
-                    let mut seen: FxHashSet<Box<[i32]>> = FxHashSet::default();
                     let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Candidate>)> =
                         BTreeMap::new();
                     move |(input, frontier), output| {
@@ -211,10 +212,10 @@ fn search<S: System + 'static>(
                             let mut l = local.borrow_mut();
                             let mut session = output.session(&cap);
                             for (state, key) in level {
-                                if seen.contains(state.as_slice()) {
+                                if l.seen.contains(state.as_slice()) {
                                     continue;
                                 }
-                                seen.insert(state.clone().into_boxed_slice());
+                                l.seen.insert(state.clone().into_boxed_slice());
                                 let id = l.parents.len() as u64;
                                 l.parents.push(key);
                                 l.depth = l.depth.max(time);
@@ -261,6 +262,11 @@ fn search<S: System + 'static>(
                                     }
                                     Ok(Outcome::Blocked) => {}
                                     Ok(_) if next == state => {}
+                                    // A state this worker stored already
+                                    // need not travel.
+                                    Ok(_)
+                                        if owner(&next, peers) == me as u64
+                                            && l.seen.contains(next.as_slice()) => {}
                                     Ok(_) => session.give((next.clone(), key)),
                                 }
                             }
