@@ -14,7 +14,10 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use rand::SeedableRng;
 use rigor::absint::explore_abstract;
-use rigor::certificate::{check, Bound, Certificate, CheckError, Counterexample, Obligation};
+use rigor::certificate::{
+    check, check_closed, Bound, Certificate, CheckError, Counterexample, Obligation,
+};
+use rigor::check::pruning::closure;
 use rigor::engine::Machine;
 use rigor::ir::{GlobalKind, Program};
 use rigor::system::{Budget, Outcome, System};
@@ -520,4 +523,51 @@ fn check_certificate_exit_codes() {
         String::from_utf8_lossy(&out.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn closed_parts_of_certificates_are_accepted_without_initiation() {
+    use std::collections::BTreeSet;
+    let (mut accepted, mut planted) = (0, 0);
+    for dir in BUNDLED {
+        let Some(case) = case_of(&problem(dir)) else {
+            continue;
+        };
+        let Ok(checked) = check(&case.p, &case.cert, None) else {
+            continue;
+        };
+        let n = case.cert.regions.len();
+        // The regions a pruned search might start from: a few, and their
+        // closure under the hints.
+        for k in [n - 1, n / 2] {
+            let sub = closure(&case.cert, &BTreeSet::from([k]), &case.cert.unreachable);
+            if let Err(e) = check_closed(&case.p, &sub, None) {
+                panic!("{dir}: the closure of region {k} is rejected: {e}");
+            }
+            accepted += 1;
+        }
+        // From the initial regions every reachable label is reached, so
+        // claiming them all is rejected.
+        let all: Vec<u32> = case.m.error_labels.clone();
+        if all.len() > case.cert.unreachable.len() {
+            let initial: BTreeSet<usize> = checked.initial.iter().copied().collect();
+            let sub = closure(&case.cert, &initial, &all);
+            let e = check_closed(&case.p, &sub, None).expect_err("reachable labels claimed");
+            assert!(
+                matches!(
+                    e,
+                    CheckError::Fails {
+                        obligation: Obligation::Safety(_),
+                        ..
+                    }
+                ),
+                "{dir}: {e}"
+            );
+            planted += 1;
+        }
+    }
+    assert!(
+        accepted >= 6 && planted >= 3,
+        "{accepted} accepted, {planted} planted"
+    );
 }

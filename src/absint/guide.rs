@@ -21,6 +21,9 @@ pub struct AbstractGuide<'g> {
     distance: Vec<u32>,
     /// Concrete states no abstract state was found for.
     pub unlocated: u64,
+    /// The abstract state of the last concrete state estimated, if it was
+    /// located.
+    pub last: Option<u32>,
 }
 
 impl<'g> AbstractGuide<'g> {
@@ -31,6 +34,7 @@ impl<'g> AbstractGuide<'g> {
             labels: Vec::new(),
             distance: vec![u32::MAX; graph.n_states()],
             unlocated: 0,
+            last: None,
         }
     }
 }
@@ -41,7 +45,8 @@ impl Guide for AbstractGuide<'_> {
             self.labels = unfound.to_vec();
             self.distance = self.graph.distance_to(unfound);
         }
-        match self.graph.locate(state) {
+        self.last = self.graph.locate(state);
+        match self.last {
             Some(a) => match self.distance[a as usize] {
                 u32::MAX => Estimate::Dead,
                 d => Estimate::AtLeast(d),

@@ -17,5 +17,5 @@ pub mod check;
 pub mod cycle;
 pub mod format;
 
-pub use check::{check, CheckError, Checked, Counterexample, Obligation};
+pub use check::{check, check_closed, CheckError, Checked, Counterexample, Obligation};
 pub use format::{Bound, Certificate, Congruence, Edge, EdgeStep, FormatError, Region, Var};

@@ -18,6 +18,7 @@ pub mod commute;
 pub mod compare;
 pub mod ctl;
 pub mod ltl;
+pub mod pruning;
 pub mod reach;
 pub mod structural;
 pub mod validate;

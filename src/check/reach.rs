@@ -15,12 +15,14 @@
 //! find. Pumped and guided witnesses are not always shortest; every
 //! witness is replayed.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use super::certify::PendingCheck;
+use super::pruning::{RecordingGuide, SlotBoxes};
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
@@ -320,6 +322,49 @@ fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
     crate::absint::certify::certificate(p, m, g, &claims, &[])
 }
 
+/// Checks the certificate of the labels only the pruned exploration
+/// proved unreachable: the regions of the pruned states, closed under the
+/// hints (every pruned state was seen to lie in its region). Marks them
+/// certified if the checker accepts it within half the time left.
+fn certify_pruned(
+    r: &mut ReachReport,
+    p: &Program,
+    c: &Certificate,
+    dead: &BTreeSet<usize>,
+    outside: u64,
+    budget: &Budget,
+) {
+    let labels: Vec<u32> = (r.verdicts.iter())
+        .filter(|v| v.engine == Some(Evidence::PrunedExploration))
+        .map(|v| v.property)
+        .collect();
+    if labels.is_empty() {
+        return;
+    }
+    if outside > 0 {
+        r.notes.push(format!(
+            "{outside} pruned state(s) lie outside the region of their abstract state: \
+             the pruned exploration has no certificate"
+        ));
+        return;
+    }
+    let sub = super::pruning::closure(c, dead, &labels);
+    let deadline = budget.share(0.5).deadline;
+    match crate::certificate::check_closed(p, &sub, deadline) {
+        Ok(_) => {
+            for v in r.verdicts.iter_mut() {
+                if labels.contains(&v.property) {
+                    v.certified = Some(true);
+                }
+            }
+        }
+        Err(e) => r.notes.push(format!(
+            "the pruned exploration's certificate ({} regions) was not accepted: {e}",
+            sub.regions.len()
+        )),
+    }
+}
+
 /// Marks the verdicts the abstraction gave as certified, or, where the
 /// check failed, takes them back (with a note saying why).
 fn apply_certification(
@@ -331,8 +376,9 @@ fn apply_certification(
     let mut pruned = 0;
     for v in &mut r.verdicts {
         // A pruned exploration rests on the abstraction's guide for the
-        // states it skipped, and has no certificate of its own.
-        if v.engine == Some(Evidence::PrunedExploration) && certify {
+        // states it skipped: its labels stand only with the certificate
+        // of the pruning (`certify_pruned`).
+        if v.engine == Some(Evidence::PrunedExploration) && certify && v.certified != Some(true) {
             v.verdict = None;
             v.engine = None;
             v.certified = None;
@@ -450,6 +496,7 @@ pub fn solve_program(
         budget,
         &search,
         abstraction.as_ref().map(|g| (&p, g)),
+        opts.certify,
     );
     let check = checker.map(|c| c.wait(budget));
     r.abstraction_note = note;
@@ -496,13 +543,16 @@ pub fn check<S: System + Sync>(
 /// Answers every error label of `m`, with the program's interval
 /// abstraction if there is one (and the program it abstracts): the
 /// exploration then looks only for the labels the abstraction reaches, and
-/// the others are unreachable.
+/// the others are unreachable. With `certify_pruning`, the labels that
+/// only the exploration pruned by the abstraction proves unreachable get
+/// their certificate checked ([`super::pruning`]).
 pub fn check_with(
     m: &Machine,
     program: &str,
     budget: &Budget,
     opts: &Options,
     abstraction: Option<(&Program, &AbsGraph)>,
+    certify_pruning: bool,
 ) -> ReachReport {
     let wanted = abstraction.map(|(_, g)| {
         let labels = g.error_labels();
@@ -553,9 +603,27 @@ pub fn check_with(
         None => budget.clone(),
     };
     let mut guide = abstraction.map(|(_, g)| AbstractGuide::new(g));
-    let ex = match guide.as_mut() {
-        Some(g) => explore_pruned(m, &bfs_budget, &opts, Some(g as &mut dyn Guide)),
-        None => explore_levels(m, &bfs_budget, &opts),
+    // The certificate's regions on the state slots, to record where the
+    // pruned states lie.
+    let boxed = (abstraction.filter(|_| certify_pruning)).and_then(|(p, g)| {
+        let c = certificate_of(p, m, g);
+        SlotBoxes::new(p, m, &c).map(|b| (c, b))
+    });
+    let mut pruning: Option<(BTreeSet<usize>, u64)> = None;
+    let ex = match (guide.as_mut(), &boxed) {
+        (Some(g), Some((_, boxes))) => {
+            let mut rec = RecordingGuide {
+                guide: g,
+                boxes,
+                dead: BTreeSet::new(),
+                outside: 0,
+            };
+            let ex = explore_pruned(m, &bfs_budget, &opts, Some(&mut rec as &mut dyn Guide));
+            pruning = Some((rec.dead, rec.outside));
+            ex
+        }
+        (Some(g), None) => explore_pruned(m, &bfs_budget, &opts, Some(g as &mut dyn Guide)),
+        (None, _) => explore_levels(m, &bfs_budget, &opts),
     };
     let mut r = report(m, program, &ex);
     r.pruned = ex.pruned;
@@ -588,6 +656,9 @@ pub fn check_with(
             }
             None => unknown.push(v.property),
         }
+    }
+    if let (Some((p, _)), Some((c, _)), Some((dead, outside))) = (abstraction, &boxed, &pruning) {
+        certify_pruned(&mut r, p, c, dead, *outside, budget);
     }
     // The labels left: a search guided by the abstract distance.
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {

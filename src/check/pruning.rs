@@ -1,0 +1,291 @@
+//! Certificates for the labels a pruned exploration proves unreachable.
+//!
+//! The breadth-first search of `check::reach` leaves unexpanded the states
+//! whose abstract state reaches no label still looked for. When it ends,
+//! the labels it never found are unreachable, but that rests on the
+//! abstraction for the states it skipped. This module makes that claim
+//! checkable:
+//!
+//! - the explored states are a complete exploration (every successor of an
+//!   expanded state was stored, and those not expanded were pruned);
+//! - every pruned state is checked, as the search prunes it, to lie in the
+//!   certificate region of its abstract state ([`SlotBoxes`]: the region's
+//!   bounds and the congruences read directly on the engine's state slots,
+//!   not through the abstraction);
+//! - the regions of those abstract states and every region their hints
+//!   lead to form a certificate ([`closure`]) that the independent checker
+//!   accepts without initiation ([`crate::certificate::check_closed`]):
+//!   closed under the step and never stepping to the labels or a fault.
+//!
+//! Together: every reachable state is explored or lies in a region of the
+//! closure, and no step from either reaches the labels.
+
+use std::collections::BTreeSet;
+
+use crate::absint::AbstractGuide;
+use crate::certificate::{Bound, Certificate, Region};
+use crate::engine::{Machine, Storage};
+use crate::explore::{Estimate, Guide};
+use crate::ir::{GlobalKind, Program};
+
+/// The regions of a certificate as intervals on the engine's state slots.
+pub struct SlotBoxes {
+    /// Per region: (slot, lo, hi); `None` for a region no state lies in
+    /// (a bound on a constant that the constant breaks).
+    regions: Vec<Option<Vec<(usize, i64, i64)>>>,
+    /// (slot, modulus, rest) of every congruence on a state slot.
+    congruences: Vec<(usize, i64, i64)>,
+}
+
+impl SlotBoxes {
+    /// The boxes of `c` for the compiled program `m` of `p`; `None` where a
+    /// bound cannot be read on a state (a pointer bound, a variable the
+    /// program does not have or keeps in no slot, a congruence broken by a
+    /// constant).
+    pub fn new(p: &Program, m: &Machine, c: &Certificate) -> Option<SlotBoxes> {
+        let layout = m.layout();
+        // Where each variable is: a state slot, or a fixed value.
+        enum At {
+            Slot(usize),
+            Fixed(i64),
+        }
+        let find = |name: &str, index: Option<usize>| -> Option<At> {
+            let g = p.globals.iter().position(|g| g.name == name)?;
+            match (layout.storage[g], &p.globals[g].kind, index) {
+                (Storage::State(a), GlobalKind::Scalar { .. }, None) => Some(At::Slot(a as usize)),
+                (Storage::Const(v), GlobalKind::Scalar { .. }, None) => Some(At::Fixed(v as i64)),
+                (Storage::Array { base, len }, GlobalKind::Array { init, .. }, Some(k))
+                    if (k as u32) < len =>
+                {
+                    if base < layout.state_width {
+                        Some(At::Slot((base + k as u32) as usize))
+                    } else {
+                        init.get(k).map(|&v| At::Fixed(v as i64))
+                    }
+                }
+                _ => None,
+            }
+        };
+        let mut congruences = Vec::new();
+        for k in &c.congruences {
+            match find(&k.var.name, k.var.index)? {
+                At::Slot(s) => congruences.push((s, k.modulus, k.rest)),
+                At::Fixed(v) if v.rem_euclid(k.modulus) == k.rest => {}
+                At::Fixed(_) => return None,
+            }
+        }
+        let regions = (c.regions.iter())
+            .map(|r: &Region| {
+                let mut slots = Vec::new();
+                let mut empty = false;
+                for b in &r.bounds {
+                    let Bound::Range(var, lo, hi) = b else {
+                        return None;
+                    };
+                    match find(&var.name, var.index)? {
+                        At::Slot(s) => slots.push((s, *lo, *hi)),
+                        At::Fixed(v) => empty |= v < *lo || v > *hi,
+                    }
+                }
+                Some((!empty).then_some(slots))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(SlotBoxes {
+            regions,
+            congruences,
+        })
+    }
+
+    /// Whether the engine state `state` lies in region `k` (and meets the
+    /// congruences).
+    pub fn contains(&self, k: usize, state: &[i32]) -> bool {
+        let Some(Some(slots)) = self.regions.get(k) else {
+            return false;
+        };
+        let value = |s: usize| state.get(s).map(|&v| v as i64);
+        slots
+            .iter()
+            .all(|&(s, lo, hi)| value(s).is_some_and(|v| lo <= v && v <= hi))
+            && (self.congruences.iter())
+                .all(|&(s, m, r)| value(s).is_some_and(|v| v.rem_euclid(m) == r))
+    }
+}
+
+/// The abstraction's guide, recording for every state it prunes the
+/// abstract state it lies in, once [`SlotBoxes`] has confirmed it.
+pub struct RecordingGuide<'a, 'g> {
+    /// The guide.
+    pub guide: &'a mut AbstractGuide<'g>,
+    /// The certificate's regions on the state slots.
+    pub boxes: &'a SlotBoxes,
+    /// The regions of the pruned states.
+    pub dead: BTreeSet<usize>,
+    /// Pruned states found in no region of theirs (then nothing the
+    /// pruning proves can be certified).
+    pub outside: u64,
+}
+
+impl Guide for RecordingGuide<'_, '_> {
+    fn estimate(&mut self, state: &[i32], unfound: &[u32]) -> Estimate {
+        let e = self.guide.estimate(state, unfound);
+        if e == Estimate::Dead {
+            match self.guide.last {
+                Some(a) if self.boxes.contains(a as usize, state) => {
+                    self.dead.insert(a as usize);
+                }
+                _ => self.outside += 1,
+            }
+        }
+        e
+    }
+}
+
+/// The certificate that `labels` are unreachable from the regions `from`
+/// of `c`: those regions and every region their hints lead to, numbered
+/// anew, with `c`'s congruences.
+pub fn closure(c: &Certificate, from: &BTreeSet<usize>, labels: &[u32]) -> Certificate {
+    let mut keep: BTreeSet<usize> = BTreeSet::new();
+    let mut todo: Vec<usize> = from
+        .iter()
+        .copied()
+        .filter(|&k| k < c.regions.len())
+        .collect();
+    while let Some(k) = todo.pop() {
+        if keep.insert(k) {
+            todo.extend(
+                c.regions[k]
+                    .next
+                    .iter()
+                    .copied()
+                    .filter(|&n| n < c.regions.len()),
+            );
+        }
+    }
+    let number: std::collections::BTreeMap<usize, usize> = keep
+        .iter()
+        .enumerate()
+        .map(|(new, &old)| (old, new))
+        .collect();
+    let regions = (keep.iter())
+        .map(|&k| Region {
+            bounds: c.regions[k].bounds.clone(),
+            next: c.regions[k].next.iter().map(|n| number[n]).collect(),
+            edges: Vec::new(),
+        })
+        .collect();
+    Certificate {
+        unreachable: labels.to_vec(),
+        holds: Vec::new(),
+        congruences: c.congruences.clone(),
+        regions,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::certificate::{Congruence, Var};
+
+    fn var(name: &str) -> Var {
+        Var {
+            name: name.into(),
+            index: None,
+        }
+    }
+
+    fn region(bounds: Vec<Bound>, next: Vec<usize>) -> Region {
+        Region {
+            bounds,
+            next,
+            edges: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_closure_follows_the_hints_and_renumbers() {
+        let c = Certificate {
+            unreachable: vec![1, 2],
+            holds: Vec::new(),
+            congruences: Vec::new(),
+            regions: vec![
+                region(vec![Bound::Range(var("a"), 0, 0)], vec![1]),
+                region(vec![Bound::Range(var("a"), 1, 1)], vec![3]),
+                region(vec![Bound::Range(var("a"), 2, 2)], vec![0]),
+                region(vec![Bound::Range(var("a"), 3, 3)], vec![1, 3]),
+            ],
+        };
+        let sub = closure(&c, &BTreeSet::from([1]), &[7]);
+        assert_eq!(sub.unreachable, vec![7]);
+        assert_eq!(sub.regions.len(), 2);
+        assert_eq!(sub.regions[0].bounds, c.regions[1].bounds);
+        assert_eq!(sub.regions[0].next, vec![1]);
+        assert_eq!(sub.regions[1].bounds, c.regions[3].bounds);
+        assert_eq!(sub.regions[1].next, vec![0, 1]);
+    }
+
+    #[test]
+    fn boxes_read_the_bounds_and_congruences_on_the_slots() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/problems/reach-arith/Problem902.c"
+        );
+        let p = crate::frontend::load(path).unwrap();
+        let m = Machine::compile(&p).unwrap();
+        let slot = |name: &str| {
+            let g = p.globals.iter().position(|g| g.name == name).unwrap();
+            match m.layout().storage[g] {
+                Storage::State(a) => a as usize,
+                s => panic!("{name}: {s:?}"),
+            }
+        };
+        // `inputs` is a constant array: inputs[0] is 1.
+        let first_input = |lo, hi| {
+            let v = Var {
+                name: "inputs".into(),
+                index: Some(0),
+            };
+            region(vec![Bound::Range(v, lo, hi)], vec![])
+        };
+        let c = Certificate {
+            unreachable: Vec::new(),
+            holds: Vec::new(),
+            congruences: vec![Congruence {
+                var: var("x"),
+                modulus: 2,
+                rest: 1,
+            }],
+            regions: vec![
+                region(
+                    vec![Bound::Range(var("x"), 1, 9), Bound::Range(var("y"), 2, 3)],
+                    vec![],
+                ),
+                // No state has inputs[0] in 2..3.
+                first_input(2, 3),
+                first_input(1, 1),
+            ],
+        };
+        let boxes = SlotBoxes::new(&p, &m, &c).unwrap();
+        let mut state = vec![0; m.layout().state_width as usize];
+        state[slot("x")] = 3;
+        state[slot("y")] = 3;
+        assert!(boxes.contains(0, &state));
+        assert!(!boxes.contains(1, &state));
+        assert!(boxes.contains(2, &state));
+        state[slot("y")] = 4;
+        assert!(!boxes.contains(0, &state));
+        state[slot("y")] = 2;
+        state[slot("x")] = 4;
+        assert!(!boxes.contains(0, &state), "x breaks its congruence");
+        assert!(!boxes.contains(3, &state), "no such region");
+        // A variable the program does not have: no boxes at all.
+        let mut bad = c.clone();
+        bad.regions[0].bounds.push(Bound::Range(var("nope"), 0, 1));
+        assert!(SlotBoxes::new(&p, &m, &bad).is_none());
+        // A pointer bound: not read on states.
+        let mut pointer = c;
+        pointer.regions[0]
+            .bounds
+            .push(Bound::PointsTo(var("a"), vec![]));
+        assert!(SlotBoxes::new(&p, &m, &pointer).is_none());
+    }
+}
