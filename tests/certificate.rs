@@ -204,6 +204,17 @@ fn assert_genuine(case: &Case, cert: &Certificate, e: &CheckError, what: &str) {
     }
 }
 
+/// Whether the checker refused on a safety obligation.
+fn fails_safety(e: &CheckError) -> bool {
+    matches!(
+        e,
+        CheckError::Fails {
+            obligation: Obligation::Safety(_),
+            ..
+        }
+    )
+}
+
 fn problem(dir: &str) -> String {
     let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("problems")
@@ -272,16 +283,7 @@ fn a_reachable_label_claimed_is_rejected() {
             cert.unreachable.push(l);
             let e = check(&case.p, &cert, None).expect_err("a reachable label claimed");
             assert_genuine(&case, &cert, &e, &format!("{dir} claiming {l}"));
-            assert!(
-                matches!(
-                    e,
-                    CheckError::Fails {
-                        obligation: Obligation::Safety(_),
-                        ..
-                    }
-                ),
-                "{dir}: {e}"
-            );
+            assert!(fails_safety(&e), "{dir}: {e}");
             planted += 1;
         }
     }
@@ -553,16 +555,7 @@ fn closed_parts_of_certificates_are_accepted_without_initiation() {
             let initial: BTreeSet<usize> = checked.initial.iter().copied().collect();
             let sub = closure(&case.cert, &initial, &all);
             let e = check_closed(&case.p, &sub, None).expect_err("reachable labels claimed");
-            assert!(
-                matches!(
-                    e,
-                    CheckError::Fails {
-                        obligation: Obligation::Safety(_),
-                        ..
-                    }
-                ),
-                "{dir}: {e}"
-            );
+            assert!(fails_safety(&e), "{dir}: {e}");
             planted += 1;
         }
     }

@@ -181,6 +181,38 @@ pub fn closure(c: &Certificate, from: &BTreeSet<usize>, labels: &[u32]) -> Certi
     }
 }
 
+/// Checks the certificate of `labels`, which only a pruned search (the
+/// breadth-first or a guided one) proved unreachable: the regions of the
+/// states it pruned, closed under the hints (every pruned state was seen
+/// to lie in its region), within half the time left. On failure, the note
+/// saying why.
+pub fn check_pruning(
+    p: &Program,
+    c: &Certificate,
+    labels: &[u32],
+    dead: &BTreeSet<usize>,
+    outside: u64,
+    budget: &crate::system::Budget,
+) -> Result<(), String> {
+    if outside > 0 {
+        return Err(format!(
+            "{outside} pruned state(s) lie outside the region of their abstract state: \
+             the pruned search for {labels:?} has no certificate"
+        ));
+    }
+    let sub = closure(c, dead, labels);
+    let deadline = budget.share(0.5).deadline;
+    crate::certificate::check_closed(p, &sub, deadline)
+        .map(|_| ())
+        .map_err(|e| {
+            format!(
+                "the certificate of the pruned search for {labels:?} ({} regions) was not \
+                 accepted: {e}",
+                sub.regions.len()
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::certify::PendingCheck;
-use super::pruning::{RecordingGuide, SlotBoxes};
+use super::pruning::{check_pruning, RecordingGuide, SlotBoxes};
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
@@ -211,6 +211,10 @@ struct Settled {
     verdicts: Vec<(u32, Option<Vec<usize>>)>,
     /// States stored, all searches together.
     states: u64,
+    /// Labels proved unreachable whose pruning certificate was accepted.
+    certified: Vec<u32>,
+    /// Why the others' were not.
+    notes: Vec<String>,
 }
 
 /// One greedy search per label, in rounds: each label left gets a slice of
@@ -222,12 +226,25 @@ fn search_rounds(
     budget: &Budget,
     labels: &[u32],
     guide: &mut AbstractGuide,
+    cert: Option<(&Program, &Certificate, &SlotBoxes)>,
     on_error: Option<&crate::explore::ErrorFound>,
 ) -> Settled {
     let mut out = Settled::default();
     // One search; whether it settled the label.
     let mut search = |l: u32, budget: &Budget, out: &mut Settled| {
-        let gs = guided_search(m, budget, &[l], guide, GUIDE_WEIGHT);
+        let (gs, pruning) = match cert {
+            Some((_, _, boxes)) => {
+                let mut rec = RecordingGuide {
+                    guide: &mut *guide,
+                    boxes,
+                    dead: BTreeSet::new(),
+                    outside: 0,
+                };
+                let gs = guided_search(m, budget, &[l], &mut rec, GUIDE_WEIGHT);
+                (gs, Some((rec.dead, rec.outside)))
+            }
+            None => (guided_search(m, budget, &[l], guide, GUIDE_WEIGHT), None),
+        };
         out.states += gs.states;
         let exhausted = gs.exhausted();
         if let Some((_, p)) = gs.found.into_iter().next() {
@@ -237,6 +254,13 @@ fn search_rounds(
             out.verdicts.push((l, Some(p)));
         } else if exhausted {
             out.verdicts.push((l, None));
+            // Its certificate is checked at once, while there is time.
+            if let (Some((p, c, _)), Some((dead, outside))) = (cert, pruning) {
+                match check_pruning(p, c, &[l], &dead, outside, budget) {
+                    Ok(()) => out.certified.push(l),
+                    Err(note) => out.notes.push(note),
+                }
+            }
         } else {
             return Err(gs.stopped);
         }
@@ -322,46 +346,29 @@ fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
     crate::absint::certify::certificate(p, m, g, &claims, &[])
 }
 
-/// Checks the certificate of the labels only the pruned exploration
-/// proved unreachable: the regions of the pruned states, closed under the
-/// hints (every pruned state was seen to lie in its region). Marks them
-/// certified if the checker accepts it within half the time left.
+/// Marks `labels`, which only the pruned breadth-first search proved
+/// unreachable, certified if [`check_pruning`] accepts their certificate.
 fn certify_pruned(
     r: &mut ReachReport,
     p: &Program,
     c: &Certificate,
+    labels: &[u32],
     dead: &BTreeSet<usize>,
     outside: u64,
     budget: &Budget,
 ) {
-    let labels: Vec<u32> = (r.verdicts.iter())
-        .filter(|v| v.engine == Some(Evidence::PrunedExploration))
-        .map(|v| v.property)
-        .collect();
     if labels.is_empty() {
         return;
     }
-    if outside > 0 {
-        r.notes.push(format!(
-            "{outside} pruned state(s) lie outside the region of their abstract state: \
-             the pruned exploration has no certificate"
-        ));
-        return;
-    }
-    let sub = super::pruning::closure(c, dead, &labels);
-    let deadline = budget.share(0.5).deadline;
-    match crate::certificate::check_closed(p, &sub, deadline) {
-        Ok(_) => {
+    match check_pruning(p, c, labels, dead, outside, budget) {
+        Ok(()) => {
             for v in r.verdicts.iter_mut() {
                 if labels.contains(&v.property) {
                     v.certified = Some(true);
                 }
             }
         }
-        Err(e) => r.notes.push(format!(
-            "the pruned exploration's certificate ({} regions) was not accepted: {e}",
-            sub.regions.len()
-        )),
+        Err(note) => r.notes.push(note),
     }
 }
 
@@ -658,13 +665,18 @@ pub fn check_with(
         }
     }
     if let (Some((p, _)), Some((c, _)), Some((dead, outside))) = (abstraction, &boxed, &pruning) {
-        certify_pruned(&mut r, p, c, dead, *outside, budget);
+        let labels: Vec<u32> = (r.verdicts.iter())
+            .filter(|v| v.engine == Some(Evidence::PrunedExploration))
+            .map(|v| v.property)
+            .collect();
+        certify_pruned(&mut r, p, c, &labels, dead, *outside, budget);
     }
     // The labels left: a search guided by the abstract distance.
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
         return r;
     }
-    let found = search_rounds(m, budget, &unknown, guide, opts.on_error.as_ref());
+    let cert = (abstraction.zip(boxed.as_ref())).map(|((p, _), (c, b))| (p, c, b));
+    let found = search_rounds(m, budget, &unknown, guide, cert, opts.on_error.as_ref());
     r.guided_states = found.states;
     for v in &mut r.verdicts {
         match found.verdicts.iter().find(|f| f.0 == v.property) {
@@ -682,6 +694,12 @@ pub fn check_with(
             None => {}
         }
     }
+    for v in r.verdicts.iter_mut() {
+        if found.certified.contains(&v.property) {
+            v.certified = Some(true);
+        }
+    }
+    r.notes.extend(found.notes);
     r
 }
 
