@@ -181,11 +181,15 @@ pub fn closure(c: &Certificate, from: &BTreeSet<usize>, labels: &[u32]) -> Certi
     }
 }
 
+/// The part of the time left a pruning certificate's check may take (the
+/// searches for the other labels wait for it).
+const PRUNING_SHARE: f64 = 0.25;
+
 /// Checks the certificate of `labels`, which only a pruned search (the
 /// breadth-first or a guided one) proved unreachable: the regions of the
 /// states it pruned, closed under the hints (every pruned state was seen
-/// to lie in its region), within half the time left. On failure, the note
-/// saying why.
+/// to lie in its region), within [`PRUNING_SHARE`] of the time left. On
+/// failure, the note saying why.
 pub fn check_pruning(
     p: &Program,
     c: &Certificate,
@@ -201,7 +205,7 @@ pub fn check_pruning(
         ));
     }
     let sub = closure(c, dead, labels);
-    let deadline = budget.share(0.5).deadline;
+    let deadline = budget.share(PRUNING_SHARE).deadline;
     crate::certificate::check_closed(p, &sub, deadline)
         .map(|_| ())
         .map_err(|e| {
