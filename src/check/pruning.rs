@@ -185,11 +185,39 @@ pub fn closure(c: &Certificate, from: &BTreeSet<usize>, labels: &[u32]) -> Certi
 /// searches for the other labels wait for it).
 const PRUNING_SHARE: f64 = 0.25;
 
+/// Why a pruned search's claims have no accepted certificate.
+#[derive(Debug, thiserror::Error)]
+pub enum PruningError {
+    /// Some pruned states were not in the region of their abstract state.
+    #[error(
+        "{outside} pruned state(s) lie outside the region of their abstract state: \
+         the pruned search for {labels:?} has no certificate"
+    )]
+    Outside {
+        /// How many.
+        outside: u64,
+        /// The labels the search settled.
+        labels: Vec<u32>,
+    },
+    /// The checker did not accept the certificate.
+    #[error(
+        "the certificate of the pruned search for {labels:?} ({regions} regions) \
+         was not accepted: {error}"
+    )]
+    Rejected {
+        /// The labels the search settled.
+        labels: Vec<u32>,
+        /// Regions of the certificate.
+        regions: usize,
+        /// Why.
+        error: crate::certificate::CheckError,
+    },
+}
+
 /// Checks the certificate of `labels`, which only a pruned search (the
 /// breadth-first or a guided one) proved unreachable: the regions of the
 /// states it pruned, closed under the hints (every pruned state was seen
-/// to lie in its region), within [`PRUNING_SHARE`] of the time left. On
-/// failure, the note saying why.
+/// to lie in its region), within [`PRUNING_SHARE`] of the time left.
 pub fn check_pruning(
     p: &Program,
     c: &Certificate,
@@ -197,23 +225,21 @@ pub fn check_pruning(
     dead: &BTreeSet<usize>,
     outside: u64,
     budget: &crate::system::Budget,
-) -> Result<(), String> {
+) -> Result<(), PruningError> {
     if outside > 0 {
-        return Err(format!(
-            "{outside} pruned state(s) lie outside the region of their abstract state: \
-             the pruned search for {labels:?} has no certificate"
-        ));
+        return Err(PruningError::Outside {
+            outside,
+            labels: labels.to_vec(),
+        });
     }
     let sub = closure(c, dead, labels);
     let deadline = budget.share(PRUNING_SHARE).deadline;
     crate::certificate::check_closed(p, &sub, deadline)
         .map(|_| ())
-        .map_err(|e| {
-            format!(
-                "the certificate of the pruned search for {labels:?} ({} regions) was not \
-                 accepted: {e}",
-                sub.regions.len()
-            )
+        .map_err(|error| PruningError::Rejected {
+            labels: labels.to_vec(),
+            regions: sub.regions.len(),
+            error,
         })
 }
 

@@ -258,7 +258,7 @@ fn search_rounds(
             if let (Some((p, c, _)), Some((dead, outside))) = (cert, pruning) {
                 match check_pruning(p, c, &[l], &dead, outside, budget) {
                     Ok(()) => out.certified.push(l),
-                    Err(note) => out.notes.push(note),
+                    Err(e) => out.notes.push(e.to_string()),
                 }
             }
         } else {
@@ -368,7 +368,7 @@ fn certify_pruned(
                 }
             }
         }
-        Err(note) => r.notes.push(note),
+        Err(e) => r.notes.push(e.to_string()),
     }
 }
 
