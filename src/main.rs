@@ -55,6 +55,7 @@ enum Command {
 }
 
 fn main() {
+    rigor::system::memory::fit_allocator_to_address_limit();
     Reserve::keep();
     let cli = Cli::parse();
     let result = match cli.command {

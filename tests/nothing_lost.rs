@@ -73,7 +73,9 @@ fn a_hard_memory_cap_ends_a_run_with_its_answers() {
         eprintln!("skipped: ../shared/rers not found");
         return;
     };
-    let program = dir.join("2019/training-seq-reach/Problem11/Problem11.c");
+    // Wide states (178 slots): past 400 MB within seconds, with dozens of
+    // labels found by then.
+    let program = dir.join("2019/seq-reach/Problem17/Problem17.c");
     if !program.is_file() {
         return;
     }
@@ -91,4 +93,5 @@ fn a_hard_memory_cap_ends_a_run_with_its_answers() {
     assert!(!stderr.contains("memory allocation"), "{stderr}");
     let answers = String::from_utf8_lossy(&out.stdout);
     assert!(answers.lines().count() >= 10, "{answers}{stderr}");
+    assert!(stderr.contains("MemoryLimit"), "{stderr}");
 }
