@@ -13,6 +13,7 @@
 //! the checker has shown that the regions' graph has every run of the
 //! program, the claims are checked on that finite graph ([`cycle`]).
 
+mod boxed;
 pub mod check;
 pub mod cycle;
 pub mod format;

@@ -15,10 +15,12 @@
 //! it is the second, independent reading of the IR that certificates are
 //! checked against ([`crate::certificate`]). Loops are not encoded.
 
+mod boxes;
 mod span;
 mod step;
 mod value;
 
+pub use boxes::{box_paths, BoxPath, Held, PathEnd};
 pub use span::Span;
 pub use step::{EncodeError, SymbolicStep};
 pub use value::{Cond, Value};

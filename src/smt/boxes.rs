@@ -1,0 +1,706 @@
+//! The step run on a box of states, path by path, in interval arithmetic:
+//! the solver-free reading of the step that settles most of a
+//! certificate's obligations.
+//!
+//! [`box_paths`] runs the step of a program, with one input, on every
+//! state whose globals lie in given spans. An `if` the spans decide takes
+//! one branch; one they do not takes both, and where its condition
+//! compares a variable with something, each branch narrows that variable
+//! (`a17 <= -108` leaves `a17` at most -108 in the `then` branch and at
+//! least -107 in the other). Every path ends with how the step ended and
+//! the span of every global then, with the global whose value before the
+//! step it still is, if any.
+//!
+//! Where the spans cannot rule out a fault (a divisor that may be 0, an
+//! index or pointer they do not fix, a second output, an output outside
+//! the alphabet), where the step loops, or where it takes too many paths,
+//! there is no answer: the checker then asks the solver. Like
+//! [`super::SymbolicStep`], this reads the IR alone and shares nothing
+//! with the engine or the abstract interpreter; its arithmetic is that of
+//! [`Span`], checked against every value by brute force.
+
+use super::Span;
+use crate::ir::{
+    ArrayRef, BinOp, Expr, FuncId, GlobalKind, Place, Program, StepReturn, Stmt, UnOp,
+};
+
+/// A value on one path: the values it may take, and what is known of it
+/// modulo some number: it is congruent to `rest`, plus the value before
+/// the step of the global element `base` where there is one, modulo
+/// `modulus` (0: equal to it, 1: nothing known). `int` arithmetic is exact
+/// modulo 2^32, so what may wrap keeps what is known modulo a divisor of
+/// 2^32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    /// The values it may take.
+    pub span: Span,
+    /// The element (global, element) of the state before the step it is
+    /// congruent to (plus `rest`), if any.
+    pub base: Option<(usize, usize)>,
+    /// The modulus (0: an equality).
+    pub modulus: u64,
+    /// The rest (reduced when the modulus is not 0).
+    pub rest: i64,
+}
+
+/// 2^32: every `int` operation is exact modulo it.
+const WRAP: u128 = 1 << 32;
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Held {
+    /// A value of which only the span is known (exactly, where it is one).
+    fn new(span: Span) -> Held {
+        match span.value() {
+            Some(v) => Held {
+                span,
+                base: None,
+                modulus: 0,
+                rest: v as i64,
+            },
+            None => Held {
+                span,
+                base: None,
+                modulus: 1,
+                rest: 0,
+            },
+        }
+    }
+
+    /// The value of element `at` before the step, among `span`.
+    fn before(span: Span, at: (usize, usize)) -> Held {
+        Held {
+            span,
+            base: Some(at),
+            modulus: 0,
+            rest: 0,
+        }
+    }
+
+    /// Congruent to `base` plus `rest` modulo `modulus`, among `span`.
+    fn modulo(span: Span, base: Option<(usize, usize)>, modulus: u128, rest: i128) -> Held {
+        if span.value().is_some() {
+            return Held::new(span);
+        }
+        // A modulus too large to keep is weakened to a divisor of 2^32.
+        let modulus = if modulus > WRAP {
+            gcd(modulus, WRAP)
+        } else {
+            modulus
+        };
+        let rest = match modulus {
+            0 => rest,
+            m => rest.rem_euclid(m as i128),
+        };
+        match i64::try_from(rest) {
+            Ok(rest) if modulus != 1 => Held {
+                span,
+                base,
+                modulus: modulus as u64,
+                rest,
+            },
+            _ => Held::new(span),
+        }
+    }
+
+    /// The same value, known to lie in `span`.
+    fn narrowed_to(self, span: Span) -> Held {
+        match span.value() {
+            Some(_) => Held::new(span),
+            None => Held { span, ..self },
+        }
+    }
+
+    /// Either value.
+    fn join(self, other: Held) -> Held {
+        let span = self.span.hull(other.span);
+        if self.base != other.base {
+            return Held::new(span);
+        }
+        let apart = (self.rest as i128 - other.rest as i128).unsigned_abs();
+        let m = gcd(gcd(self.modulus as u128, other.modulus as u128), apart);
+        Held::modulo(span, self.base, m, self.rest as i128)
+    }
+
+    /// The result of `op` on `a` and `b`, whose values are `span`.
+    fn arith(op: BinOp, a: Held, b: Held, span: Span) -> Held {
+        let (ma, mb) = (a.modulus as u128, b.modulus as u128);
+        let (ra, rb) = (a.rest as i128, b.rest as i128);
+        let known = match (op, a.base, b.base) {
+            (BinOp::Add, x, None) | (BinOp::Add, None, x) => Some((x, gcd(ma, mb), ra + rb)),
+            (BinOp::Sub, x, None) => Some((x, gcd(ma, mb), ra - rb)),
+            (BinOp::Sub, Some(x), Some(y)) if x == y => Some((None, gcd(ma, mb), ra - rb)),
+            (BinOp::Mul, None, None) => Some((
+                None,
+                gcd(gcd(ma * mb, ma * rb.unsigned_abs()), mb * ra.unsigned_abs()),
+                ra * rb,
+            )),
+            _ => None,
+        };
+        match known {
+            // What may wrap is known modulo a divisor of 2^32 at most.
+            Some((base, m, r)) if span == Span::ALL => Held::modulo(span, base, gcd(m, WRAP), r),
+            Some((base, m, r)) => Held::modulo(span, base, m, r),
+            None => Held::new(span),
+        }
+    }
+}
+
+/// How a path of the step ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathEnd {
+    /// At this error label: the run stops.
+    Error(u32),
+    /// As an invalid input: the run goes on.
+    Invalid,
+    /// With this output, or none: the run goes on.
+    Output(Option<i32>),
+}
+
+/// One path of the step from the box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxPath {
+    /// How it ends.
+    pub end: PathEnd,
+    /// Every global (per element) when it ends.
+    pub post: Vec<Vec<Held>>,
+}
+
+/// Most paths (and paths in flight) one step may take here.
+pub const MAX_PATHS: usize = 512;
+
+/// Most statements run over all paths before giving up.
+const MAX_WORK: usize = 200_000;
+
+/// Deepest nesting of calls followed.
+const MAX_DEPTH: u32 = 64;
+
+/// Every path of the step of `p` on input `input` from the states whose
+/// global `g` (element `k`) lies in `spans[g][k]` (any value where
+/// `None`); `None` where a path might fault or lies beyond this reading
+/// (see the module's comment). Paths blocked by `__VERIFIER_assume` are
+/// left out: they have no successor.
+pub fn box_paths(p: &Program, spans: &[Vec<Option<Span>>], input: i32) -> Option<Vec<BoxPath>> {
+    let given = |g: usize, k: usize| spans.get(g).and_then(|v| v.get(k).copied().flatten());
+    let vars = (p.globals.iter().enumerate())
+        .map(|(i, g)| match &g.kind {
+            GlobalKind::Scalar { init, .. } if g.constant => vec![Held::new(Span::single(*init))],
+            GlobalKind::Pointer { init } if g.constant => {
+                vec![Held::new(Span::single(init.0 as i32))]
+            }
+            GlobalKind::Array { init, .. } if g.constant => {
+                init.iter().map(|v| Held::new(Span::single(*v))).collect()
+            }
+            GlobalKind::Scalar { .. } | GlobalKind::Pointer { .. } => {
+                vec![Held::before(given(i, 0).unwrap_or(Span::ALL), (i, 0))]
+            }
+            GlobalKind::Array { init, .. } => (0..init.len())
+                .map(|k| Held::before(given(i, k).unwrap_or(Span::ALL), (i, k)))
+                .collect(),
+        })
+        .collect();
+    let env = Env {
+        vars,
+        locals: Vec::new(),
+        out: None,
+    };
+    let mut run = Run { p, work: 0 };
+    let input = Held::new(Span::single(input));
+    let mut paths = Vec::new();
+    for (r, env) in run.call(p.step, &[], Some(input), env, 0)? {
+        let end = match r {
+            Err(end) => end,
+            Ok(code) => match p.step_return {
+                StepReturn::Void => PathEnd::Output(env.out),
+                StepReturn::OutputCode => match code.span.value()? {
+                    -1 => PathEnd::Output(None),
+                    -2 => PathEnd::Invalid,
+                    v if p.outputs.iter().any(|s| s.value == v) => PathEnd::Output(Some(v)),
+                    _ => return None,
+                },
+            },
+        };
+        paths.push(BoxPath {
+            end,
+            post: env.vars,
+        });
+    }
+    Some(paths)
+}
+
+/// The values on one path.
+#[derive(Clone, Debug)]
+struct Env {
+    vars: Vec<Vec<Held>>,
+    locals: Vec<Held>,
+    /// The output printed so far.
+    out: Option<i32>,
+}
+
+impl Env {
+    /// The values of either (`self` and `other` differ only in values).
+    fn join(mut self, other: &Env) -> Env {
+        let (mine, theirs) = (self.vars.iter_mut().flatten(), other.vars.iter().flatten());
+        for (a, b) in mine
+            .zip(theirs)
+            .chain(self.locals.iter_mut().zip(&other.locals))
+        {
+            *a = a.join(*b);
+        }
+        self
+    }
+}
+
+/// How a statement leaves a path.
+enum Flow {
+    /// On to the next statement.
+    Next,
+    /// Out of the function, with its value.
+    Return(Option<Held>),
+    /// Out of the step.
+    End(PathEnd),
+}
+
+/// A value, or the end of the step met while computing it (in a call).
+type Valued = Result<Held, PathEnd>;
+
+struct Run<'p> {
+    p: &'p Program,
+    /// Statements run so far, over all paths.
+    work: usize,
+}
+
+impl Run<'_> {
+    fn block(&mut self, stmts: &[Stmt], env: Env, depth: u32) -> Option<Vec<(Flow, Env)>> {
+        let mut live = vec![env];
+        let mut done = Vec::new();
+        for s in stmts {
+            let mut next = Vec::new();
+            for env in live {
+                for (flow, env) in self.stmt(s, env, depth)? {
+                    match flow {
+                        Flow::Next => next.push(env),
+                        other => done.push((other, env)),
+                    }
+                }
+            }
+            live = next;
+            if live.len() + done.len() > MAX_PATHS {
+                return None;
+            }
+            if live.is_empty() {
+                break;
+            }
+        }
+        done.extend(live.into_iter().map(|e| (Flow::Next, e)));
+        Some(done)
+    }
+
+    fn stmt(&mut self, s: &Stmt, env: Env, depth: u32) -> Option<Vec<(Flow, Env)>> {
+        self.work += 1;
+        if self.work > MAX_WORK {
+            return None;
+        }
+        let mut out = Vec::new();
+        match s {
+            Stmt::Assign(place, e, _) => {
+                for (v, mut env) in self.value(e, env, depth)? {
+                    match v {
+                        Ok(v) => {
+                            self.store(place, v, &mut env)?;
+                            out.push((Flow::Next, env));
+                        }
+                        Err(end) => out.push((Flow::End(end), env)),
+                    }
+                }
+            }
+            Stmt::If(c, then_, else_) => {
+                // Most conditions are decided: no copy of the values then.
+                if !calls(c) {
+                    match truth(self.pure(c, &env)?.span) {
+                        Some(true) => return self.block(then_, env, depth),
+                        Some(false) => return self.block(else_, env, depth),
+                        None => {}
+                    }
+                }
+                for env in self.assume(c, env.clone(), true, depth)? {
+                    out.extend(self.block(then_, env, depth)?);
+                }
+                for env in self.assume(c, env, false, depth)? {
+                    out.extend(self.block(else_, env, depth)?);
+                }
+            }
+            Stmt::While(..) => return None,
+            Stmt::Call(f, args, _) => {
+                for (v, env) in self.call(*f, args, None, env, depth)? {
+                    out.push((v.err().map_or(Flow::Next, Flow::End), env));
+                }
+            }
+            Stmt::Return(None) => out.push((Flow::Return(None), env)),
+            Stmt::Return(Some(e)) => {
+                for (v, env) in self.value(e, env, depth)? {
+                    let flow = match v {
+                        Ok(v) => Flow::Return(Some(v)),
+                        Err(end) => Flow::End(end),
+                    };
+                    out.push((flow, env));
+                }
+            }
+            Stmt::Output(e, _) => {
+                for (v, mut env) in self.value(e, env, depth)? {
+                    let v = match v {
+                        Ok(v) => v.span.value()?,
+                        Err(end) => {
+                            out.push((Flow::End(end), env));
+                            continue;
+                        }
+                    };
+                    // A second output, or one outside the alphabet: a fault.
+                    if env.out.is_some() || !self.p.outputs.iter().any(|s| s.value == v) {
+                        return None;
+                    }
+                    env.out = Some(v);
+                    out.push((Flow::Next, env));
+                }
+            }
+            Stmt::Error(n) => out.push((Flow::End(PathEnd::Error(*n)), env)),
+            Stmt::Invalid => out.push((Flow::End(PathEnd::Invalid), env)),
+            Stmt::Assume(c) => {
+                // Where it fails the step has no successor: nothing to follow.
+                out.extend(
+                    self.assume(c, env, true, depth)?
+                        .into_iter()
+                        .map(|e| (Flow::Next, e)),
+                );
+            }
+        }
+        Some(out)
+    }
+
+    /// Runs `f` on `args` (or on `input` alone: the step): per path, its
+    /// return value (0 for none) or the end of the step met inside it.
+    fn call(
+        &mut self,
+        f: FuncId,
+        args: &[Expr],
+        input: Option<Held>,
+        env: Env,
+        depth: u32,
+    ) -> Option<Vec<(Valued, Env)>> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        let func = self.p.function(f);
+        let mut out = Vec::new();
+        let mut pending: Vec<(Vec<Held>, Env)> = vec![(input.into_iter().collect(), env)];
+        for a in args {
+            let mut next = Vec::new();
+            for (vals, env) in pending {
+                for (v, env) in self.value(a, env, depth)? {
+                    match v {
+                        Ok(v) => {
+                            let mut vals = vals.clone();
+                            vals.push(v);
+                            next.push((vals, env));
+                        }
+                        Err(end) => out.push((Err(end), env)),
+                    }
+                }
+            }
+            pending = next;
+        }
+        let zero = Held::new(Span::single(0));
+        for (mut locals, mut env) in pending {
+            // Locals not yet assigned may hold anything.
+            locals.resize(func.locals as usize, Held::new(Span::ALL));
+            let caller = std::mem::replace(&mut env.locals, locals);
+            for (flow, mut env) in self.block(&func.body, env, depth + 1)? {
+                env.locals = caller.clone();
+                match flow {
+                    // Falling off the end of a value function: a fault.
+                    Flow::Next if func.returns_value => return None,
+                    Flow::Next => out.push((Ok(zero), env)),
+                    Flow::Return(v) => out.push((Ok(v.unwrap_or(zero)), env)),
+                    Flow::End(end) => out.push((Err(end), env)),
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The value of `e` on each path it takes (calls may branch).
+    fn value(&mut self, e: &Expr, env: Env, depth: u32) -> Option<Vec<(Valued, Env)>> {
+        if !calls(e) {
+            let v = self.pure(e, &env)?;
+            return Some(vec![(Ok(v), env)]);
+        }
+        match e {
+            Expr::Call(f, args) => self.call(*f, args, None, env, depth),
+            Expr::Unary(op, a) => {
+                let mut out = Vec::new();
+                for (v, env) in self.value(a, env, depth)? {
+                    out.push((v.map(|v| Held::new(unary(*op, v.span))), env));
+                }
+                Some(out)
+            }
+            // Both operands always run: left, then right.
+            Expr::Binary(op, a, b) if !matches!(op, BinOp::LogAnd | BinOp::LogOr) => {
+                let mut out = Vec::new();
+                for (x, env) in self.value(a, env, depth)? {
+                    let x = match x {
+                        Ok(x) => x,
+                        Err(end) => {
+                            out.push((Err(end), env));
+                            continue;
+                        }
+                    };
+                    for (y, env) in self.value(b, env, depth)? {
+                        let v = match y {
+                            // A divisor that may be 0: a fault.
+                            Ok(y) => Ok(Held::arith(*op, x, y, binary(*op, x.span, y.span).ok()?)),
+                            Err(end) => Err(end),
+                        };
+                        out.push((v, env));
+                    }
+                }
+                Some(out)
+            }
+            // Calls under a short circuit, a choice or an index: not read here.
+            _ => None,
+        }
+    }
+
+    /// The environments of `env` where `c` is (`want`) or is not true,
+    /// the variables compared narrowed accordingly.
+    fn assume(&mut self, c: &Expr, env: Env, want: bool, depth: u32) -> Option<Vec<Env>> {
+        if calls(c) {
+            let mut out = Vec::new();
+            for (v, env) in self.value(c, env, depth)? {
+                // A path ending inside a condition: not read here.
+                if truth(v.ok()?.span) != Some(!want) {
+                    out.push(env);
+                }
+            }
+            return Some(out);
+        }
+        match c {
+            Expr::Unary(UnOp::Not, a) => self.assume(a, env, !want, depth),
+            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                // The second operand runs where the first is `first` (true
+                // for `&&`, false for `||`); where the first is not, it
+                // decides the whole, as `!first`.
+                let first = *op == BinOp::LogAnd;
+                let mut out = if want != first {
+                    self.assume(a, env.clone(), !first, depth)?
+                } else {
+                    Vec::new()
+                };
+                for env in self.assume(a, env, first, depth)? {
+                    out.extend(self.assume(b, env, want, depth)?);
+                }
+                // One environment holding them all: a condition splits no
+                // path, however many ways it can hold.
+                Some(
+                    out.into_iter()
+                        .reduce(|a, b| a.join(&b))
+                        .into_iter()
+                        .collect(),
+                )
+            }
+            Expr::Binary(op, a, b) if compares(*op) => {
+                let (x, y) = (self.pure(a, &env)?, self.pure(b, &env)?);
+                if let Some(t) = Span::compare(*op, x.span, y.span) {
+                    return Some(if t == want { vec![env] } else { Vec::new() });
+                }
+                let op = if want { *op } else { negated(*op) };
+                let mut env = env;
+                for (side, other, op) in [(a, y.span, op), (b, x.span, flipped(op))] {
+                    if let Some(slot) = variable(side, &mut env) {
+                        match narrowed(slot.span, op, other) {
+                            Some(s) => *slot = slot.narrowed_to(s),
+                            None => return Some(Vec::new()),
+                        }
+                    }
+                }
+                Some(vec![env])
+            }
+            _ => {
+                let v = self.pure(c, &env)?;
+                Some(match truth(v.span) {
+                    Some(t) if t != want => Vec::new(),
+                    _ => vec![env],
+                })
+            }
+        }
+    }
+
+    /// The value of `e`, which calls nothing, where nothing can fault.
+    fn pure(&mut self, e: &Expr, env: &Env) -> Option<Held> {
+        Some(match e {
+            Expr::Const(v) => Held::new(Span::single(*v)),
+            Expr::Global(id) => env.vars[id.0 as usize][0],
+            Expr::Local(l) => env.locals[l.0 as usize],
+            Expr::ArrayAddr(id) => Held::new(Span::single(id.0 as i32)),
+            Expr::Index(a, i) => {
+                let i = self.pure(i, env)?;
+                let (id, k) = element(self.p, env, *a, i.span)?;
+                env.vars[id][k]
+            }
+            Expr::Unary(op, a) => Held::new(unary(*op, self.pure(a, env)?.span)),
+            Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
+                let a = self.pure(a, env)?.span;
+                let decided = truth(a) == Some(*op == BinOp::LogOr);
+                let b = if decided { a } else { self.pure(b, env)?.span };
+                Held::new(Span::binary(*op, a, b))
+            }
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (self.pure(a, env)?, self.pure(b, env)?);
+                Held::arith(*op, a, b, binary(*op, a.span, b.span).ok()?)
+            }
+            Expr::Cond(c, a, b) => match truth(self.pure(c, env)?.span) {
+                Some(true) => self.pure(a, env)?,
+                Some(false) => self.pure(b, env)?,
+                None => self.pure(a, env)?.join(self.pure(b, env)?),
+            },
+            Expr::Call(..) => return None,
+        })
+    }
+
+    fn store(&mut self, place: &Place, v: Held, env: &mut Env) -> Option<()> {
+        match place {
+            Place::Global(id) => env.vars[id.0 as usize][0] = v,
+            Place::Local(l) => env.locals[l.0 as usize] = v,
+            Place::Index(a, i) if !calls(i) => {
+                let i = self.pure(i, env)?;
+                let (id, k) = element(self.p, env, *a, i.span)?;
+                env.vars[id][k] = v;
+            }
+            Place::Index(..) => return None,
+        }
+        Some(())
+    }
+}
+
+/// The one element `a[i]` is, where the spans fix it and it exists.
+fn element(p: &Program, env: &Env, a: ArrayRef, i: Span) -> Option<(usize, usize)> {
+    let id = match a {
+        ArrayRef::Array(id) => id.0 as usize,
+        ArrayRef::Pointer(ptr) => {
+            usize::try_from(env.vars[ptr.0 as usize][0].span.value()?).ok()?
+        }
+    };
+    let GlobalKind::Array { init, .. } = &p.globals.get(id)?.kind else {
+        return None;
+    };
+    let k = usize::try_from(i.value()?).ok()?;
+    (k < init.len()).then_some((id, k))
+}
+
+/// The variable `e` reads, to narrow.
+fn variable<'e>(e: &Expr, env: &'e mut Env) -> Option<&'e mut Held> {
+    match e {
+        Expr::Global(id) => Some(&mut env.vars[id.0 as usize][0]),
+        Expr::Local(l) => Some(&mut env.locals[l.0 as usize]),
+        _ => None,
+    }
+}
+
+/// `op` on spans; `Err` where a divisor may be 0 (a fault).
+fn binary(op: BinOp, a: Span, b: Span) -> Result<Span, ()> {
+    if matches!(op, BinOp::Div | BinOp::Rem) && b.contains(0) {
+        return Err(());
+    }
+    Ok(Span::binary(op, a, b))
+}
+
+fn unary(op: UnOp, a: Span) -> Span {
+    match op {
+        UnOp::Not => match truth(a) {
+            Some(t) => Span::single(i32::from(!t)),
+            None => Span::FLAG,
+        },
+        UnOp::Neg => a.negated(),
+        UnOp::BitNot => a.bit_not(),
+    }
+}
+
+/// Whether every value is true (non-zero), or every one false.
+fn truth(s: Span) -> Option<bool> {
+    match (s.contains(0), s.value()) {
+        (false, _) => Some(true),
+        (true, Some(_)) => Some(false),
+        (true, None) => None,
+    }
+}
+
+fn compares(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// `!(a op b)` is `a negated(op) b`.
+fn negated(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        other => other,
+    }
+}
+
+/// `a op b` is `b flipped(op) a`.
+fn flipped(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+/// The values of `s` that stand in relation `op` to some value of
+/// `other`; `None` where there are none.
+fn narrowed(s: Span, op: BinOp, other: Span) -> Option<Span> {
+    let (mut lo, mut hi) = (s.lo as i64, s.hi as i64);
+    let (olo, ohi) = (other.lo as i64, other.hi as i64);
+    match op {
+        BinOp::Lt => hi = hi.min(ohi - 1),
+        BinOp::Le => hi = hi.min(ohi),
+        BinOp::Gt => lo = lo.max(olo + 1),
+        BinOp::Ge => lo = lo.max(olo),
+        BinOp::Eq => (lo, hi) = (lo.max(olo), hi.min(ohi)),
+        BinOp::Ne => match other.value().map(i64::from) {
+            Some(v) if v == lo => lo += 1,
+            Some(v) if v == hi => hi -= 1,
+            _ => {}
+        },
+        _ => {}
+    }
+    (lo <= hi).then_some(Span {
+        lo: lo as i32,
+        hi: hi as i32,
+    })
+}
+
+/// Whether evaluating `e` calls a function (which may change values).
+fn calls(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => false,
+        Expr::Index(_, i) | Expr::Unary(_, i) => calls(i),
+        Expr::Binary(_, a, b) => calls(a) || calls(b),
+        Expr::Cond(c, a, b) => calls(c) || calls(a) || calls(b),
+        Expr::Call(..) => true,
+    }
+}
