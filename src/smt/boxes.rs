@@ -19,6 +19,7 @@
 //! with the engine or the abstract interpreter; its arithmetic is that of
 //! [`Span`], checked against every value by brute force.
 
+use super::step::calls;
 use super::Span;
 use crate::ir::{
     ArrayRef, BinOp, Expr, FuncId, GlobalKind, Place, Program, StepReturn, Stmt, UnOp,
@@ -692,15 +693,4 @@ fn narrowed(s: Span, op: BinOp, other: Span) -> Option<Span> {
         lo: lo as i32,
         hi: hi as i32,
     })
-}
-
-/// Whether evaluating `e` calls a function (which may change values).
-fn calls(e: &Expr) -> bool {
-    match e {
-        Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => false,
-        Expr::Index(_, i) | Expr::Unary(_, i) => calls(i),
-        Expr::Binary(_, a, b) => calls(a) || calls(b),
-        Expr::Cond(c, a, b) => calls(c) || calls(a) || calls(b),
-        Expr::Call(..) => true,
-    }
 }

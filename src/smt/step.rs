@@ -542,7 +542,7 @@ impl Encoder<'_> {
 }
 
 /// Whether evaluating `e` calls a function (which may change values).
-fn calls(e: &Expr) -> bool {
+pub(super) fn calls(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => false,
         Expr::Index(_, i) | Expr::Unary(_, i) => calls(i),
