@@ -324,7 +324,7 @@ impl Run<'_> {
             Stmt::If(c, then_, else_) => {
                 // Most conditions are decided: no copy of the values then.
                 if !calls(c) {
-                    match truth(self.pure(c, &env)?.span) {
+                    match self.pure(c, &env)?.span.truth() {
                         Some(true) => return self.block(then_, env, depth),
                         Some(false) => return self.block(else_, env, depth),
                         None => {}
@@ -484,7 +484,7 @@ impl Run<'_> {
             let mut out = Vec::new();
             for (v, env) in self.value(c, env, depth)? {
                 // A path ending inside a condition: not read here.
-                if truth(v.ok()?.span) != Some(!want) {
+                if v.ok()?.span.truth() != Some(!want) {
                     out.push(env);
                 }
             }
@@ -533,7 +533,7 @@ impl Run<'_> {
             }
             _ => {
                 let v = self.pure(c, &env)?;
-                Some(match truth(v.span) {
+                Some(match v.span.truth() {
                     Some(t) if t != want => Vec::new(),
                     _ => vec![env],
                 })
@@ -556,7 +556,7 @@ impl Run<'_> {
             Expr::Unary(op, a) => Held::new(unary(*op, self.pure(a, env)?.span)),
             Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 let a = self.pure(a, env)?.span;
-                let decided = truth(a) == Some(*op == BinOp::LogOr);
+                let decided = a.truth() == Some(*op == BinOp::LogOr);
                 let b = if decided { a } else { self.pure(b, env)?.span };
                 Held::new(Span::binary(*op, a, b))
             }
@@ -564,7 +564,7 @@ impl Run<'_> {
                 let (a, b) = (self.pure(a, env)?, self.pure(b, env)?);
                 Held::arith(*op, a, b, binary(*op, a.span, b.span).ok()?)
             }
-            Expr::Cond(c, a, b) => match truth(self.pure(c, env)?.span) {
+            Expr::Cond(c, a, b) => match self.pure(c, env)?.span.truth() {
                 Some(true) => self.pure(a, env)?,
                 Some(false) => self.pure(b, env)?,
                 None => self.pure(a, env)?.join(self.pure(b, env)?),
@@ -622,21 +622,12 @@ fn binary(op: BinOp, a: Span, b: Span) -> Result<Span, ()> {
 
 fn unary(op: UnOp, a: Span) -> Span {
     match op {
-        UnOp::Not => match truth(a) {
+        UnOp::Not => match a.truth() {
             Some(t) => Span::single(i32::from(!t)),
             None => Span::FLAG,
         },
         UnOp::Neg => a.negated(),
         UnOp::BitNot => a.bit_not(),
-    }
-}
-
-/// Whether every value is true (non-zero), or every one false.
-fn truth(s: Span) -> Option<bool> {
-    match (s.contains(0), s.value()) {
-        (false, _) => Some(true),
-        (true, Some(_)) => Some(false),
-        (true, None) => None,
     }
 }
 

@@ -66,6 +66,16 @@ impl Span {
         (self.hi as i64) < lo || hi < self.lo as i64
     }
 
+    /// `Some(true)` where every value is true (non-zero), `Some(false)`
+    /// where the only value is 0, `None` where both may be.
+    pub fn truth(self) -> Option<bool> {
+        match (self.contains(0), self.value()) {
+            (false, _) => Some(true),
+            (true, Some(_)) => Some(false),
+            (true, None) => None,
+        }
+    }
+
     /// The least span holding both.
     pub fn hull(self, other: Span) -> Span {
         Span {
@@ -176,22 +186,13 @@ impl Span {
             BinOp::Ge => (below || a.lo >= b.hi).then_some(!below),
             BinOp::Gt => (above || a.hi <= b.lo).then_some(above),
             BinOp::Le => (above || a.hi <= b.lo).then_some(!above),
-            BinOp::LogAnd | BinOp::LogOr => {
-                let truth = |s: Span| match (s.contains(0), s.value()) {
-                    (false, _) => Some(true),
-                    (true, Some(_)) => Some(false),
-                    (true, None) => None,
-                };
-                match (op, truth(a), truth(b)) {
-                    (BinOp::LogAnd, Some(false), _) | (BinOp::LogAnd, _, Some(false)) => {
-                        Some(false)
-                    }
-                    (BinOp::LogAnd, Some(true), Some(true)) => Some(true),
-                    (BinOp::LogOr, Some(true), _) | (BinOp::LogOr, _, Some(true)) => Some(true),
-                    (BinOp::LogOr, Some(false), Some(false)) => Some(false),
-                    _ => None,
-                }
-            }
+            BinOp::LogAnd | BinOp::LogOr => match (op, a.truth(), b.truth()) {
+                (BinOp::LogAnd, Some(false), _) | (BinOp::LogAnd, _, Some(false)) => Some(false),
+                (BinOp::LogAnd, Some(true), Some(true)) => Some(true),
+                (BinOp::LogOr, Some(true), _) | (BinOp::LogOr, _, Some(true)) => Some(true),
+                (BinOp::LogOr, Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
             _ => None,
         }
     }
