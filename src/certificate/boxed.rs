@@ -2,14 +2,19 @@
 //! step run on the region's box path by path ([`crate::smt::box_paths`]).
 //!
 //! Every path must end at no claimed label and, where the run goes on, in
-//! a box that lies inside one of the regions the hint names (for LTL
-//! claims: the target of an edge of the region on the same input and
+//! a box that lies inside one of the regions (the hint's first; for LTL
+//! claims: the targets of the region's edges on the same input and
 //! output), with the certificate's congruences holding: a variable the
 //! step left as it was keeps its congruence, any other must end at one
-//! value that meets it. The paths over-approximate the step (spans, and
-//! the narrowing of compared variables, only ever hold more states), and a
-//! path that might fault gives no paths at all, so an obligation settled
-//! here holds. Anything else goes to the solver, which decides it.
+//! value that meets it. Where one region does not hold a path's box, their
+//! union may: the box is cut along the bounds of the regions it meets.
+//! Where the region's box still does not settle, its halves may (cut along
+//! the variable a missed bound traces back to). The paths over-approximate
+//! the step (spans, and the narrowing of compared variables, only ever
+//! hold more states), a path that might fault gives no paths at all, and
+//! the halves and pieces together hold every state of what they were cut
+//! from, so an obligation settled here holds. Anything else goes to the
+//! solver, which decides it.
 
 use super::format::{Bound, Certificate, EdgeStep, Var};
 use crate::ir::{Program, Symbol};
@@ -19,116 +24,521 @@ use crate::smt::{box_paths, Held, PathEnd, Span};
 pub(super) trait Names {
     /// What a name that is not the program's gives.
     type Error;
-    /// The program.
-    fn program(&self) -> &Program;
     /// The global and element a variable names.
     fn element(&self, v: &Var) -> Result<(usize, usize), Self::Error>;
     /// The value an array name stands for in a pointer.
     fn array_value(&self, name: &str) -> Result<i32, Self::Error>;
 }
 
+/// Most boxes one region's obligations on one input are tried on: its own
+/// box and the halves split from it where that does not settle them.
+const MOST_BOXES: usize = 24;
+
+/// A global element: (global, element).
+type Element = (usize, usize);
+
 /// Whether region `k`'s safety and consecution on `input` hold on its box
 /// (`spans`); `false` where this reading cannot tell.
-pub(super) fn settled_on_box<N: Names>(
-    names: &N,
+///
+/// Where the box does not settle them, it is cut in two along one of its
+/// variables and each half is tried (up to [`MOST_BOXES`] boxes): the
+/// successors of a narrower box are narrower, so a box whose successors
+/// straddle two regions often has halves that land in one each. Halves
+/// keep every state of the region (they are cut at a value, then narrowed
+/// to the values the certificate's congruences allow), so what holds on
+/// every half holds on the region.
+pub(super) fn settled_on_box(
+    p: &Program,
     c: &Certificate,
+    r: &Resolved,
     k: usize,
     spans: &[Vec<Option<Span>>],
     input: &Symbol,
-) -> Result<bool, N::Error> {
-    let p = names.program();
+) -> bool {
+    let mut boxes = vec![spans.to_vec()];
+    let mut left = MOST_BOXES;
+    while let Some(b) = boxes.pop() {
+        if left == 0 {
+            return false;
+        }
+        left -= 1;
+        // Only the whole box is tried against unions of regions (the
+        // halves, against one region each): that costs a pass over every
+        // region, and settles few halves that one region does not.
+        let whole = left + 1 == MOST_BOXES;
+        let culprit = match settled_on(p, c, r, k, &b, input, whole) {
+            Settled::Yes => continue,
+            Settled::No(culprit) => culprit,
+        };
+        let Some(at) = cut_along(&b, culprit) else {
+            return false;
+        };
+        let Some(s) = b[at.0][at.1] else {
+            return false;
+        };
+        let mid = ((s.lo as i64 + s.hi as i64).div_euclid(2)) as i32;
+        for (lo, hi) in [(s.lo, mid), (mid + 1, s.hi)] {
+            if let Some(half) = congruent_span(&r.congruences, at, lo, hi) {
+                let mut h = b.clone();
+                h[at.0][at.1] = Some(half);
+                boxes.push(h);
+            }
+        }
+    }
+    true
+}
+
+/// A certificate's bounds and congruences read onto the program's global
+/// elements, once for the whole check.
+pub(super) struct Resolved {
+    /// Each region's bounds.
+    regions: Vec<Vec<(Element, Allowed)>>,
+    /// Each congruence: element, modulus, rest.
+    congruences: Vec<(Element, i64, i64)>,
+}
+
+/// The values a bound allows.
+enum Allowed {
+    /// `lo..=hi`.
+    Range(i64, i64),
+    /// The values of these arrays (a pointer to one of them).
+    Points(Vec<i32>),
+}
+
+impl Resolved {
+    /// The certificate's bounds and congruences on `names`'s elements.
+    pub(super) fn new<N: Names>(names: &N, c: &Certificate) -> Result<Self, N::Error> {
+        let mut regions = Vec::with_capacity(c.regions.len());
+        for region in &c.regions {
+            let mut bounds = Vec::with_capacity(region.bounds.len());
+            for b in &region.bounds {
+                let allowed = match b {
+                    Bound::Range(_, lo, hi) => Allowed::Range(*lo, *hi),
+                    Bound::PointsTo(_, arrays) => {
+                        let mut values = Vec::with_capacity(arrays.len());
+                        for a in arrays {
+                            values.push(names.array_value(a)?);
+                        }
+                        Allowed::Points(values)
+                    }
+                };
+                bounds.push((names.element(b.var())?, allowed));
+            }
+            regions.push(bounds);
+        }
+        let mut congruences = Vec::with_capacity(c.congruences.len());
+        for cg in &c.congruences {
+            congruences.push((names.element(&cg.var)?, cg.modulus, cg.rest));
+        }
+        Ok(Resolved {
+            regions,
+            congruences,
+        })
+    }
+}
+
+/// What one box tells of the obligations.
+enum Settled {
+    /// They hold on every state of the box.
+    Yes,
+    /// Not seen to hold; cutting along this element may help, where known.
+    No(Option<Element>),
+}
+
+/// The element to cut a box along: the one named, where its span is wide,
+/// else the widest span that is not every `int`.
+fn cut_along(b: &[Vec<Option<Span>>], culprit: Option<Element>) -> Option<Element> {
+    let width = |s: Span| s.hi as i64 - s.lo as i64;
+    if let Some((g, e)) = culprit {
+        if b[g][e].is_some_and(|s| s.lo < s.hi) {
+            return Some((g, e));
+        }
+    }
+    let mut widest: Option<(i64, Element)> = None;
+    for (g, elements) in b.iter().enumerate() {
+        for (e, s) in elements.iter().enumerate() {
+            if let Some(s) = *s {
+                if s.lo < s.hi && s != Span::ALL && widest.is_none_or(|(w, _)| width(s) > w) {
+                    widest = Some((width(s), (g, e)));
+                }
+            }
+        }
+    }
+    widest.map(|(_, at)| at)
+}
+
+/// `lo..=hi` narrowed to the values the congruences on `at` allow; `None`
+/// where none is left.
+fn congruent_span(
+    congruences: &[(Element, i64, i64)],
+    at: Element,
+    lo: i32,
+    hi: i32,
+) -> Option<Span> {
+    let (mut lo, mut hi) = (lo as i64, hi as i64);
+    for &(var, m, r) in congruences {
+        if var == at {
+            lo += (r - lo).rem_euclid(m);
+            hi -= (hi - r).rem_euclid(m);
+        }
+    }
+    (lo <= hi).then_some(Span {
+        lo: lo as i32,
+        hi: hi as i32,
+    })
+}
+
+/// Whether the obligations hold on every state of box `spans`; with
+/// `cover`, a successor in no one region may lie in their union.
+fn settled_on(
+    p: &Program,
+    c: &Certificate,
+    r: &Resolved,
+    k: usize,
+    spans: &[Vec<Option<Span>>],
+    input: &Symbol,
+    cover: bool,
+) -> Settled {
     let Some(paths) = box_paths(p, spans, input.value) else {
-        return Ok(false);
+        return Settled::No(None);
     };
     let region = &c.regions[k];
     for path in &paths {
         let step = match path.end {
-            PathEnd::Error(l) if c.unreachable.contains(&l) => return Ok(false),
+            PathEnd::Error(l) if c.unreachable.contains(&l) => return Settled::No(None),
             PathEnd::Error(_) => continue,
             PathEnd::Invalid => EdgeStep::Invalid,
             PathEnd::Output(None) => EdgeStep::Silent,
             PathEnd::Output(Some(v)) => match p.outputs.iter().find(|s| s.value == v) {
                 Some(s) => EdgeStep::Output(s.name.clone()),
-                None => return Ok(false),
+                None => return Settled::No(None),
             },
         };
-        if !congruent(names, c, &path.post)? {
-            return Ok(false);
+        if !congruent(r, &path.post) {
+            return Settled::No(None);
         }
-        let mut lands = false;
-        if c.holds.is_empty() {
-            // The hint's regions first, then any.
-            let hinted = region.next.iter().copied();
-            for t in hinted.chain(0..c.regions.len()) {
-                if inside(names, &c.regions[t].bounds, &path.post)? {
-                    lands = true;
-                    break;
-                }
-            }
+        // The targets: for LTL claims, the edges' on this input and output;
+        // else the hint's regions, then any. Where it lands nowhere, the
+        // element to cut along: the first one out of bounds of the target
+        // named first that it misses least, traced back to the element it
+        // was before the step where known.
+        let named: Vec<usize> = if c.holds.is_empty() {
+            region.next.clone()
         } else {
-            for e in region
-                .edges
-                .iter()
+            (region.edges.iter())
                 .filter(|e| e.input == input.name && e.step == step)
-            {
-                if inside(names, &c.regions[e.target].bounds, &path.post)? {
-                    lands = true;
-                    break;
-                }
+                .map(|e| e.target)
+                .collect()
+        };
+        let mut nearest: Option<(usize, Element)> = None;
+        let mut lands = false;
+        for &t in &named {
+            let mut missed = r.regions[t].iter().filter(|b| !meets(b, &path.post));
+            let Some(&(first, _)) = missed.next() else {
+                lands = true;
+                break;
+            };
+            let n = 1 + missed.count();
+            if nearest.is_none_or(|(m, _)| n < m) {
+                nearest = Some((n, first));
             }
+        }
+        if !lands && c.holds.is_empty() {
+            lands = (r.regions.iter()).any(|bounds| bounds.iter().all(|b| meets(b, &path.post)));
+        }
+        // In no one region: maybe in their union.
+        if !lands && cover {
+            lands = if c.holds.is_empty() {
+                covered(r, &mut (0..r.regions.len()), &path.post)
+            } else {
+                covered(r, &mut named.iter().copied(), &path.post)
+            };
         }
         if !lands {
-            return Ok(false);
+            let culprit = nearest.map(|(_, (g, e))| path.post[g][e].base.unwrap_or((g, e)));
+            return Settled::No(culprit);
         }
     }
-    Ok(true)
+    Settled::Yes
 }
 
-/// Whether every value of `post` meets `bounds`.
-fn inside<N: Names>(names: &N, bounds: &[Bound], post: &[Vec<Held>]) -> Result<bool, N::Error> {
-    for b in bounds {
-        let (id, k) = names.element(b.var())?;
-        let held = post[id][k].span;
-        let holds = match b {
-            Bound::Range(_, lo, hi) => held.inside(*lo, *hi),
-            Bound::PointsTo(_, arrays) => match held.value() {
-                Some(v) => {
-                    let mut any = false;
-                    for a in arrays {
-                        any |= names.array_value(a)? == v;
-                    }
-                    any
-                }
-                None => false,
-            },
-        };
-        if !holds {
-            return Ok(false);
+/// Most pieces a successor box is cut into to see it inside a union of
+/// regions.
+const MOST_PIECES: usize = 256;
+
+/// Whether every value of the box `post` lies in one of the regions
+/// `targets`: the box is cut along the bounds of a region that meets it,
+/// the part inside that region is done, and the pieces outside it are
+/// looked at in turn (up to [`MOST_PIECES`]).
+fn covered(r: &Resolved, targets: &mut dyn Iterator<Item = usize>, post: &[Vec<Held>]) -> bool {
+    // The regions that meet the box, over the elements they bound
+    // (numbered in `elements`).
+    let mut elements: Vec<Element> = Vec::new();
+    let mut number = std::collections::HashMap::new();
+    let mut meeting: Vec<Vec<(usize, &Allowed)>> = Vec::new();
+    for t in targets {
+        let bounds = &r.regions[t];
+        if bounds
+            .iter()
+            .all(|(at, a)| overlaps(post[at.0][at.1].span, a))
+        {
+            let numbered = (bounds.iter())
+                .map(|(at, a)| {
+                    let n = *number.entry(*at).or_insert_with(|| {
+                        elements.push(*at);
+                        elements.len() - 1
+                    });
+                    (n, a)
+                })
+                .collect();
+            meeting.push(numbered);
         }
     }
-    Ok(true)
+    let whole: Vec<Span> = elements.iter().map(|&(g, e)| post[g][e].span).collect();
+    let mut pieces = vec![whole];
+    let mut left = MOST_PIECES;
+    while let Some(mut piece) = pieces.pop() {
+        if left == 0 {
+            return false;
+        }
+        left -= 1;
+        let Some(t) = (meeting.iter()).find(|t| t.iter().all(|&(n, a)| overlaps(piece[n], a)))
+        else {
+            return false;
+        };
+        // What lies outside `t`, bound by bound; the rest is inside it.
+        for &(n, a) in t {
+            let Allowed::Range(lo, hi) = *a else {
+                continue;
+            };
+            let s = piece[n];
+            if (s.lo as i64) < lo {
+                let mut below = piece.clone();
+                below[n].hi = (lo - 1) as i32;
+                pieces.push(below);
+                piece[n].lo = lo as i32;
+            }
+            if (s.hi as i64) > hi {
+                let mut above = piece.clone();
+                above[n].lo = (hi + 1) as i32;
+                pieces.push(above);
+                piece[n].hi = hi as i32;
+            }
+        }
+    }
+    true
+}
+
+/// Whether some value of `s` meets the bound; for a pointer, whether every
+/// value does (a piece is never cut along a pointer).
+fn overlaps(s: Span, allowed: &Allowed) -> bool {
+    match allowed {
+        Allowed::Range(lo, hi) => !s.apart(*lo, *hi),
+        Allowed::Points(values) => s.value().is_some_and(|v| values.contains(&v)),
+    }
+}
+
+/// Whether every value of `post` meets the bound.
+fn meets((at, allowed): &(Element, Allowed), post: &[Vec<Held>]) -> bool {
+    let held = post[at.0][at.1].span;
+    match allowed {
+        Allowed::Range(lo, hi) => held.inside(*lo, *hi),
+        Allowed::Points(values) => held.value().is_some_and(|v| values.contains(&v)),
+    }
 }
 
 /// Whether every congruence holds after the step: met by the one value
 /// left, or by what is known of the value modulo a multiple of the
 /// congruence's modulus (from before the step, where the variable was
 /// congruent already, or from constants alone).
-fn congruent<N: Names>(names: &N, c: &Certificate, post: &[Vec<Held>]) -> Result<bool, N::Error> {
-    for cg in &c.congruences {
-        let (id, k) = names.element(&cg.var)?;
-        let held = post[id][k];
-        let m = cg.modulus;
-        let meets = |v: i64| v.rem_euclid(m) == cg.rest;
-        let holds = match (held.span.value(), held.base) {
+fn congruent(r: &Resolved, post: &[Vec<Held>]) -> bool {
+    r.congruences.iter().all(|&(at, m, rest)| {
+        let held = post[at.0][at.1];
+        let meets = |v: i64| v.rem_euclid(m) == rest;
+        match (held.span.value(), held.base) {
             (Some(v), _) => meets(v.into()),
             _ if !held.modulus.is_multiple_of(m as u64) => false,
             (None, None) => meets(held.rest),
             // Congruent before the step, and shifted by a multiple of `m`.
-            (None, Some(at)) => at == (id, k) && held.rest.rem_euclid(m) == 0,
-        };
-        if !holds {
-            return Ok(false);
+            (None, Some(base)) => base == at && held.rest.rem_euclid(m) == 0,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::certificate::format::Region;
+
+    /// Input 1 counts `x` up to 9, input 2 copies `x` into `y`; error 0
+    /// when `x` passes 9.
+    const COUNTER: &str = r#"
+        extern void __VERIFIER_error(int);
+        int inputs[] = {1, 2};
+        int cf = 1;
+        int x = 0;
+        int y = 0;
+        void errorCheck() {
+            if (x > 9) { cf = 0; __VERIFIER_error(0); }
+        }
+        void calculate_output(int input) {
+            cf = 1;
+            if ((cf == 1 && input == 1) && x < 9) {
+                cf = 0; x = x + 1; printf("%d\n", 21); fflush(stdout);
+            }
+            if (cf == 1 && input == 2) {
+                cf = 0; y = x; printf("%d\n", 22); fflush(stdout);
+            }
+            errorCheck();
+            if (cf == 1) fprintf(stderr, "Invalid input: %d\n", input);
+        }
+        int main() {
+            while (1) {
+                int input;
+                scanf("%d", &input);
+                if ((input != 1) && (input != 2)) return -2;
+                calculate_output(input);
+            }
+        }
+    "#;
+
+    struct ByName(Program);
+
+    impl Names for ByName {
+        type Error = ();
+        fn element(&self, v: &Var) -> Result<Element, ()> {
+            let globals = &self.0.globals;
+            let g = globals.iter().position(|g| g.name == v.name).ok_or(())?;
+            Ok((g, v.index.unwrap_or(0)))
+        }
+        fn array_value(&self, _: &str) -> Result<i32, ()> {
+            Err(())
         }
     }
-    Ok(true)
+
+    fn var(name: &str) -> Var {
+        Var {
+            name: name.into(),
+            index: None,
+        }
+    }
+
+    /// The region `x in x.0..=x.1`, and `y in y.0..=y.1` where given.
+    fn region(x: (i64, i64), y: Option<(i64, i64)>) -> Region {
+        let mut bounds = vec![Bound::Range(var("x"), x.0, x.1)];
+        if let Some((lo, hi)) = y {
+            bounds.push(Bound::Range(var("y"), lo, hi));
+        }
+        Region {
+            bounds,
+            next: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
+    fn counter(regions: Vec<Region>) -> (ByName, Certificate) {
+        let p = crate::frontend::c::parse_c("counter.c", COUNTER).expect("parses");
+        let c = Certificate {
+            unreachable: vec![0],
+            holds: Vec::new(),
+            congruences: Vec::new(),
+            regions,
+        };
+        (ByName(p), c)
+    }
+
+    /// The box of region `k` of `c`.
+    fn box_of(names: &ByName, c: &Certificate, k: usize) -> Vec<Vec<Option<Span>>> {
+        let mut s: Vec<Vec<Option<Span>>> = vec![vec![None]; names.0.globals.len()];
+        for b in &c.regions[k].bounds {
+            if let Bound::Range(v, lo, hi) = b {
+                let (g, e) = names.element(v).expect("a variable");
+                s[g][e] = Some(Span {
+                    lo: *lo as i32,
+                    hi: *hi as i32,
+                });
+            }
+        }
+        s
+    }
+
+    /// Whether region `k`'s obligations on input `i` hold on its box, and
+    /// whether they do without cutting it.
+    fn on_box(names: &ByName, c: &Certificate, k: usize, i: usize) -> (bool, bool) {
+        let r = Resolved::new(names, c).expect("resolves");
+        let (b, input) = (box_of(names, c, k), &names.0.inputs[i]);
+        let whole = matches!(
+            settled_on(&names.0, c, &r, k, &b, input, true),
+            Settled::Yes
+        );
+        (settled_on_box(&names.0, c, &r, k, &b, input), whole)
+    }
+
+    #[test]
+    fn successors_straddling_two_regions_lie_in_their_union() {
+        let (names, c) = counter(vec![region((0, 4), None), region((5, 9), None)]);
+        // 0..=4 steps to 1..=5: in no one region, in the union.
+        assert_eq!(on_box(&names, &c, 0, 0), (true, true));
+        assert_eq!(on_box(&names, &c, 1, 0), (true, true));
+    }
+
+    #[test]
+    fn a_box_whose_successors_lie_in_no_union_is_settled_by_halves() {
+        // y = x: from x in 0..=1 the spans give (x, y) in 0..=1 x 0..=1,
+        // and (0, 1) lies in no region; cut along x, each half lands.
+        let (names, c) = counter(vec![
+            region((0, 1), Some((5, 6))),
+            region((0, 0), Some((0, 0))),
+            region((1, 1), Some((1, 1))),
+        ]);
+        assert_eq!(on_box(&names, &c, 0, 1), (true, false));
+    }
+
+    #[test]
+    fn halves_never_settle_what_does_not_hold() {
+        // From 8, x steps to 9, which no region holds.
+        let (names, c) = counter(vec![region((0, 4), None), region((5, 8), None)]);
+        assert_eq!(on_box(&names, &c, 1, 0), (false, false));
+        assert_eq!(on_box(&names, &c, 0, 0), (true, true));
+        // y = x from x in 0..=1 lands on the diagonal, which misses (1, 1).
+        let (names, c) = counter(vec![
+            region((0, 1), Some((5, 6))),
+            region((0, 0), Some((0, 0))),
+            region((1, 1), Some((0, 0))),
+        ]);
+        assert_eq!(on_box(&names, &c, 0, 1), (false, false));
+        // x > 9 (error 0, claimed) lies past 9: a region up to 10 reaches it.
+        let (names, c) = counter(vec![region((0, 10), None)]);
+        assert_eq!(on_box(&names, &c, 0, 0), (false, false));
+    }
+
+    #[test]
+    fn halves_keep_only_the_congruent_values() {
+        let at = (3, 0);
+        let even = [(at, 2, 0)];
+        assert_eq!(congruent_span(&even, at, 1, 5), Some(Span { lo: 2, hi: 4 }));
+        assert_eq!(congruent_span(&even, at, 1, 1), None);
+        assert_eq!(congruent_span(&even, (2, 0), 1, 1), Some(Span::single(1)));
+        let (lo, hi) = (i32::MIN, i32::MAX);
+        assert_eq!(
+            congruent_span(&[(at, 3, 2)], at, lo, hi),
+            Some(Span {
+                lo: lo + 1,
+                hi: hi - 2
+            })
+        );
+    }
+
+    #[test]
+    fn boxes_are_cut_along_the_culprit_else_the_widest_bounded_span() {
+        let b = vec![
+            vec![Some(Span { lo: 0, hi: 3 })],
+            vec![Some(Span::ALL)],
+            vec![Some(Span { lo: -10, hi: 10 }), Some(Span::single(4))],
+        ];
+        assert_eq!(cut_along(&b, Some((0, 0))), Some((0, 0)));
+        assert_eq!(cut_along(&b, Some((2, 1))), Some((2, 0)));
+        assert_eq!(cut_along(&b, None), Some((2, 0)));
+        assert_eq!(cut_along(&[vec![Some(Span::single(1))]], None), None);
+    }
 }

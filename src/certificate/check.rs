@@ -287,6 +287,7 @@ fn check_regions(
 ) -> Result<usize, CheckError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
+    let resolved = super::boxed::Resolved::new(names, c)?;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(c.regions.len())
@@ -306,7 +307,7 @@ fn check_regions(
                 if k >= c.regions.len() || k > first_failed() {
                     break;
                 }
-                match check_region(p, names, c, k, deadline) {
+                match check_region(p, names, c, &resolved, k, deadline) {
                     Ok(n) => {
                         without_hint.fetch_add(n, Ordering::Relaxed);
                     }
@@ -334,6 +335,7 @@ fn check_region(
     p: &Program,
     names: &Names,
     c: &Certificate,
+    resolved: &super::boxed::Resolved,
     k: usize,
     deadline: Option<Instant>,
 ) -> Result<usize, CheckError> {
@@ -342,7 +344,7 @@ fn check_region(
     for sym in &p.inputs {
         // Most obligations hold on the box already; the solver decides
         // the others.
-        if super::boxed::settled_on_box(names, c, k, &spans, sym)? {
+        if super::boxed::settled_on_box(p, c, resolved, k, &spans, sym) {
             continue;
         }
         let region = Region {
@@ -527,9 +529,6 @@ fn initial_values(p: &Program) -> Vec<Vec<i32>> {
 
 impl super::boxed::Names for Names<'_> {
     type Error = CheckError;
-    fn program(&self) -> &Program {
-        self.p
-    }
     fn element(&self, v: &Var) -> Result<(usize, usize), CheckError> {
         self.resolve(v).map(|(id, k)| (id.0 as usize, k))
     }
