@@ -298,7 +298,9 @@ fn solve_recorded(
             super::certify::check_claims(&p, &c, invalid_continues, check_deadline)
         })
     });
-    let mut r = {
+    // The exploration steps back for the check while it runs
+    // (`system::priority`).
+    let run = || {
         if all_answered {
             let mut r = LtlReport::new(program, properties, abs_report);
             r.verdicts = abs_verdicts.into_iter().flatten().collect();
@@ -319,6 +321,11 @@ fn solve_recorded(
                 abs,
             )
         }
+    };
+    let mut r = if checker.is_some() {
+        crate::system::priority::deferred(run)
+    } else {
+        run()
     };
     let check = checker.map(|c| c.wait(budget));
     apply_certification(&mut r, cert.as_ref(), check, opts.certify);

@@ -497,14 +497,23 @@ pub fn solve_program(
             let deadline = super::certify::check_deadline(budget);
             PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
         });
-    let mut r = check_with(
-        &m,
-        path,
-        budget,
-        &search,
-        abstraction.as_ref().map(|g| (&p, g)),
-        opts.certify,
-    );
+    // The search steps back for the check while it runs
+    // (`system::priority`).
+    let search_run = || {
+        check_with(
+            &m,
+            path,
+            budget,
+            &search,
+            abstraction.as_ref().map(|g| (&p, g)),
+            opts.certify,
+        )
+    };
+    let mut r = if checker.is_some() {
+        crate::system::priority::deferred(search_run)
+    } else {
+        search_run()
+    };
     let check = checker.map(|c| c.wait(budget));
     r.abstraction_note = note;
     if abstraction.is_some() {

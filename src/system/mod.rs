@@ -20,6 +20,7 @@ pub mod graph;
 pub mod memory;
 pub mod outcome;
 pub mod par;
+pub mod priority;
 
 pub use budget::{peak_resident_bytes, resident_bytes, Budget, Cancel, LimitError, StopReason};
 pub use graph::{Edge, StateGraph, StateId, NO_STATE};
