@@ -37,8 +37,8 @@ const MOST_BOXES: usize = 24;
 /// A global element: (global, element).
 type Element = (usize, usize);
 
-/// Whether region `k`'s safety and consecution on `input` hold on its box
-/// (`spans`); `false` where this reading cannot tell.
+/// Whether the obligations `o` hold on the region's box (`spans`); `false`
+/// where this reading cannot tell.
 ///
 /// Where the box does not settle them, it is cut in two along one of its
 /// variables and each half is tried (up to [`MOST_BOXES`] boxes): the
@@ -47,14 +47,7 @@ type Element = (usize, usize);
 /// keep every state of the region (they are cut at a value, then narrowed
 /// to the values the certificate's congruences allow), so what holds on
 /// every half holds on the region.
-pub(super) fn settled_on_box(
-    p: &Program,
-    c: &Certificate,
-    r: &Resolved,
-    k: usize,
-    spans: &[Vec<Option<Span>>],
-    input: &Symbol,
-) -> bool {
+pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bool {
     let mut boxes = vec![spans.to_vec()];
     let mut left = MOST_BOXES;
     while let Some(b) = boxes.pop() {
@@ -66,7 +59,7 @@ pub(super) fn settled_on_box(
         // halves, against one region each): that costs a pass over every
         // region, and settles few halves that one region does not.
         let whole = left + 1 == MOST_BOXES;
-        let culprit = match settled_on(p, c, r, k, &b, input, whole) {
+        let culprit = match settled_on(o, &b, whole) {
             Settled::Yes => continue,
             Settled::No(culprit) => culprit,
         };
@@ -78,7 +71,7 @@ pub(super) fn settled_on_box(
         };
         let mid = ((s.lo as i64 + s.hi as i64).div_euclid(2)) as i32;
         for (lo, hi) in [(s.lo, mid), (mid + 1, s.hi)] {
-            if let Some(half) = congruent_span(&r.congruences, at, lo, hi) {
+            if let Some(half) = congruent_span(&o.r.congruences, at, lo, hi) {
                 let mut h = b.clone();
                 h[at.0][at.1] = Some(half);
                 boxes.push(h);
@@ -86,6 +79,20 @@ pub(super) fn settled_on_box(
         }
     }
     true
+}
+
+/// Region `k`'s safety and consecution on `input`.
+pub(super) struct Obligations<'a> {
+    /// The program.
+    pub p: &'a Program,
+    /// The certificate.
+    pub c: &'a Certificate,
+    /// Its bounds and congruences on the program's elements.
+    pub r: &'a Resolved,
+    /// The region.
+    pub k: usize,
+    /// The input.
+    pub input: &'a Symbol,
 }
 
 /// A certificate's bounds and congruences read onto the program's global
@@ -190,15 +197,8 @@ fn congruent_span(
 
 /// Whether the obligations hold on every state of box `spans`; with
 /// `cover`, a successor in no one region may lie in their union.
-fn settled_on(
-    p: &Program,
-    c: &Certificate,
-    r: &Resolved,
-    k: usize,
-    spans: &[Vec<Option<Span>>],
-    input: &Symbol,
-    cover: bool,
-) -> Settled {
+fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Settled {
+    let (p, c, r, k, input) = (o.p, o.c, o.r, o.k, o.input);
     let Some(paths) = box_paths(p, spans, input.value) else {
         return Settled::No(None);
     };
@@ -466,12 +466,16 @@ mod tests {
     /// whether they do without cutting it.
     fn on_box(names: &ByName, c: &Certificate, k: usize, i: usize) -> (bool, bool) {
         let r = Resolved::new(names, c).expect("resolves");
-        let (b, input) = (box_of(names, c, k), &names.0.inputs[i]);
-        let whole = matches!(
-            settled_on(&names.0, c, &r, k, &b, input, true),
-            Settled::Yes
-        );
-        (settled_on_box(&names.0, c, &r, k, &b, input), whole)
+        let o = Obligations {
+            p: &names.0,
+            c,
+            r: &r,
+            k,
+            input: &names.0.inputs[i],
+        };
+        let b = box_of(names, c, k);
+        let whole = matches!(settled_on(&o, &b, true), Settled::Yes);
+        (settled_on_box(&o, &b), whole)
     }
 
     #[test]

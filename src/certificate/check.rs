@@ -344,7 +344,14 @@ fn check_region(
     for sym in &p.inputs {
         // Most obligations hold on the box already; the solver decides
         // the others.
-        if super::boxed::settled_on_box(p, c, resolved, k, &spans, sym) {
+        let on_box = super::boxed::Obligations {
+            p,
+            c,
+            r: resolved,
+            k,
+            input: sym,
+        };
+        if super::boxed::settled_on_box(&on_box, &spans) {
             continue;
         }
         let region = Region {
