@@ -3,10 +3,11 @@
 //!
 //! While a certificate check runs beside a search, the search runs on a
 //! thread that steps back ([`deferred`]): the check settles every label its
-//! certificate claims at once, and has a deadline to meet, while a search
-//! that has gone on that long rarely settles one more. The search still
-//! gets whatever core the check leaves idle, and once the check has ended
-//! the lower priority changes nothing (no thread competes with it).
+//! certificate claims at once but counts only if it ends before the
+//! deadline, while the search settles labels one by one and keeps each.
+//! The search still gets whatever core the check leaves idle, and once the
+//! check has ended the lower priority changes nothing (no thread competes
+//! with it).
 
 /// How many nice steps a deferred thread goes down.
 const DEFER_BY: i32 = 10;
