@@ -20,6 +20,7 @@ pub mod ctl;
 pub mod ltl;
 pub mod pruning;
 pub mod reach;
+pub mod reach_report;
 pub mod structural;
 pub mod validate;
 pub mod validate_java;
