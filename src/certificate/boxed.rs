@@ -249,9 +249,9 @@ fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Sett
         // In no one region: maybe in their union.
         if !lands && cover {
             lands = if c.holds.is_empty() {
-                covered(r, &mut (0..r.regions.len()), &path.post)
+                covered(r, 0..r.regions.len(), &path.post)
             } else {
-                covered(r, &mut named.iter().copied(), &path.post)
+                covered(r, named.iter().copied(), &path.post)
             };
         }
         if !lands {
@@ -270,7 +270,7 @@ const MOST_PIECES: usize = 256;
 /// `targets`: the box is cut along the bounds of a region that meets it,
 /// the part inside that region is done, and the pieces outside it are
 /// looked at in turn (up to [`MOST_PIECES`]).
-fn covered(r: &Resolved, targets: &mut dyn Iterator<Item = usize>, post: &[Vec<Held>]) -> bool {
+fn covered(r: &Resolved, targets: impl Iterator<Item = usize>, post: &[Vec<Held>]) -> bool {
     // The regions that meet the box, over the elements they bound
     // (numbered in `elements`).
     let mut elements: Vec<Element> = Vec::new();

@@ -47,7 +47,12 @@ impl LabelVerdict {
     /// Makes the label reachable with witness `path` if `path` replays on
     /// `sys` to this label; otherwise leaves the verdict as it was and says
     /// why in a note for the report.
-    pub(super) fn accept_witness<S: System>(&mut self, sys: &S, path: &[usize], what: &str) -> Option<String> {
+    pub(super) fn accept_witness<S: System>(
+        &mut self,
+        sys: &S,
+        path: &[usize],
+        what: &str,
+    ) -> Option<String> {
         match replay(sys, path) {
             Ok(Outcome::Error(n)) if n == self.property => {
                 self.verdict = Some(true);
