@@ -3,6 +3,8 @@
 //! checkers ask of it: the labels it reaches, distances and paths to them,
 //! and the abstract state holding a concrete one.
 
+use std::collections::BTreeMap;
+
 use rustc_hash::FxHashMap;
 
 use super::cells::Cells;
@@ -126,6 +128,21 @@ impl AbsGraph {
 
     /// [`AbsGraph::path_to_error`] with the state each step leaves from.
     pub fn error_path(&self, label: u32) -> Option<Vec<(StateId, usize)>> {
+        self.error_paths(Some(label)).remove(&label)
+    }
+
+    /// The inputs of a shortest abstract path to every error label the
+    /// graph reaches, from one breadth-first search.
+    pub fn paths_to_errors(&self) -> BTreeMap<u32, Vec<usize>> {
+        let paths = self.error_paths(None);
+        let inputs = |p: Vec<(StateId, usize)>| p.into_iter().map(|(_, i)| i).collect();
+        paths.into_iter().map(|(l, p)| (l, inputs(p))).collect()
+    }
+
+    /// Shortest abstract paths, with the state each step leaves from, to
+    /// `only` that label or else to every label, from one breadth-first
+    /// search (each label's path is the one the search meets first).
+    fn error_paths(&self, only: Option<u32>) -> BTreeMap<u32, Vec<(StateId, usize)>> {
         let n = self.n_states();
         let mut parent: Vec<Option<(StateId, u16)>> = vec![None; n];
         let mut seen = vec![false; n];
@@ -140,15 +157,21 @@ impl AbsGraph {
             p.reverse();
             p
         };
+        let mut found = BTreeMap::new();
         while let Some(s) = queue.pop_front() {
             for e in &self.edges[s as usize] {
                 match e.outcome() {
-                    Outcome::Error(l) if l == label => {
-                        let mut p = path_to(&parent, s);
-                        p.push((s, e.input as usize));
-                        return Some(p);
+                    Outcome::Error(l) => {
+                        if only.is_none_or(|o| o == l) && !found.contains_key(&l) {
+                            let mut p = path_to(&parent, s);
+                            p.push((s, e.input as usize));
+                            found.insert(l, p);
+                            if only.is_some() {
+                                return found;
+                            }
+                        }
                     }
-                    Outcome::Error(_) | Outcome::Blocked => {}
+                    Outcome::Blocked => {}
                     _ => {
                         if !seen[e.target as usize] {
                             seen[e.target as usize] = true;
@@ -159,6 +182,6 @@ impl AbsGraph {
                 }
             }
         }
-        None
+        found
     }
 }

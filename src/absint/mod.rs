@@ -36,7 +36,8 @@ pub mod relevance;
 pub mod step;
 
 pub use explore::{
-    explore_abstract, explore_abstract_until, share_of, AbsEdge, AbsGraph, AbstractionError,
+    explore_abstract, explore_abstract_best, explore_abstract_until, share_of, AbsEdge, AbsGraph,
+    AbstractionError,
 };
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;

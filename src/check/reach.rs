@@ -302,6 +302,15 @@ fn solve_recorded(
     solve_program(crate::frontend::load(path)?, path, budget, opts)
 }
 
+/// The labels `g` reaches whose shortest abstract path does not replay on
+/// the program to that label: what a more precise abstraction might still
+/// prove unreachable (the abstraction is refined until there are none).
+fn unreplayed(m: &Machine, g: &AbsGraph) -> usize {
+    let paths = g.paths_to_errors();
+    let spurious = |(l, path): &(&u32, &Vec<usize>)| replay(m, path) != Ok(Outcome::Error(**l));
+    paths.iter().filter(spurious).count()
+}
+
 /// The `rigor reach` pipeline on a program already lowered (from `path`).
 pub fn solve_program(
     p: Program,
@@ -322,7 +331,8 @@ pub fn solve_program(
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
     let (abstraction, note) = if opts.abstraction {
-        match crate::absint::explore_abstract(&p, &m, &crate::absint::share_of(budget)) {
+        let share = crate::absint::share_of(budget);
+        match crate::absint::explore_abstract_best(&p, &m, &share, |g| unreplayed(&m, g)) {
             Ok(g) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
         }
@@ -427,9 +437,10 @@ pub fn check_with(
     let mut early: Vec<(u32, Vec<usize>)> = Vec::new();
     if let (Some((p, g)), Some(wanted)) = (abstraction, &wanted) {
         let deadline = budget.share(PUMP_SHARE).deadline;
+        let mut paths = g.paths_to_errors();
         for &l in wanted {
             let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
-            let found = match g.path_to_error(l) {
+            let found = match paths.remove(&l) {
                 Some(path) if reaches(&path) => Some(path),
                 Some(_) => counter_witness(p, m, g, l, deadline).filter(|path| reaches(path)),
                 None => None,

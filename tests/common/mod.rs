@@ -75,7 +75,20 @@ pub struct Truth {
 
 /// Reads `truth.tsv`.
 pub fn truth(dir: &std::path::Path) -> Vec<Truth> {
-    let text = std::fs::read_to_string(dir.join("truth.tsv")).expect("truth.tsv");
+    truth_file(&dir.join("truth.tsv"))
+}
+
+/// [`truth`] and the reachability truth of the large 2012 problems
+/// (`truth-2012-large.tsv`, which has no solution files beside it).
+pub fn truth_with_large(dir: &std::path::Path) -> Vec<Truth> {
+    let mut rows = truth(dir);
+    rows.extend(truth_file(&dir.join("truth-2012-large.tsv")));
+    rows
+}
+
+/// The rows of one truth file.
+pub fn truth_file(path: &std::path::Path) -> Vec<Truth> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
