@@ -127,7 +127,7 @@ pub fn explore_abstract(
     m: &Machine,
     budget: &Budget,
 ) -> Result<AbsGraph, AbstractionError> {
-    rounds(p, m, budget, |_| 1, None)
+    Ok(rounds(p, m, budget, |_| (1, ()), None)?.0)
 }
 
 /// [`explore_abstract`], stopping at the first round whose result `enough`
@@ -145,25 +145,27 @@ pub fn explore_abstract_until(
     budget: &Budget,
     mut enough: impl FnMut(&AbsGraph) -> bool,
 ) -> Result<AbsGraph, AbstractionError> {
-    let unsettled = |g: &AbsGraph| usize::from(!enough(g));
-    rounds(p, m, budget, unsettled, Some(WIDEN_AFTER_RETRY))
+    let judge = |g: &AbsGraph| (usize::from(!enough(g)), ());
+    Ok(rounds(p, m, budget, judge, Some(WIDEN_AFTER_RETRY))?.0)
 }
 
 /// [`explore_abstract_until`] for a caller that counts what a round leaves
-/// open (`unsettled`: say, the labels it reaches on no path that replays):
+/// open (`judge` says how much, say the labels it reaches on no path that
+/// replays, and what else the caller learnt of the round, which comes back
+/// with the round kept):
 /// rounds go on until one leaves nothing open, a limit is hit or nothing
 /// more can be refined, and the round that left the least open is returned
 /// (the later one of equals). Every round is a sound abstraction, but a
 /// later round is not always more precise on every question (it joins
 /// differently), so the best one is kept rather than the last. The first
 /// round is tried again widening after [`WIDEN_AFTER_SECOND`] growths.
-pub fn explore_abstract_best(
+pub fn explore_abstract_best<T>(
     p: &Program,
     m: &Machine,
     budget: &Budget,
-    unsettled: impl FnMut(&AbsGraph) -> usize,
-) -> Result<AbsGraph, AbstractionError> {
-    rounds(p, m, budget, unsettled, Some(WIDEN_AFTER_SECOND))
+    judge: impl FnMut(&AbsGraph) -> (usize, T),
+) -> Result<(AbsGraph, T), AbstractionError> {
+    rounds(p, m, budget, judge, Some(WIDEN_AFTER_SECOND))
 }
 
 /// The rounds of [`explore_abstract_best`]. `retry`: a first round that
@@ -171,22 +173,24 @@ pub fn explore_abstract_best(
 /// that many growths; the refinement rounds after it widen as late only if
 /// that left less open (widening later costs: every growth is one more
 /// expansion).
-fn rounds(
+fn rounds<T>(
     p: &Program,
     m: &Machine,
     budget: &Budget,
-    mut unsettled: impl FnMut(&AbsGraph) -> usize,
+    mut judge: impl FnMut(&AbsGraph) -> (usize, T),
     mut retry: Option<u32>,
-) -> Result<AbsGraph, AbstractionError> {
+) -> Result<(AbsGraph, T), AbstractionError> {
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
-    // The round that left the least open so far, and how much.
-    let mut best: Option<(usize, AbsGraph)> = None;
-    let keep = |g: AbsGraph, open: usize, best: &mut Option<(usize, AbsGraph)>| {
-        if best.as_ref().is_none_or(|(least, _)| open <= *least) {
-            *best = Some((open, g));
+    // The round that left the least open so far, how much, and what the
+    // caller learnt of it.
+    let mut best: Option<(usize, AbsGraph, T)> = None;
+    let keep = |round: (usize, AbsGraph, T), best: &mut Option<(usize, AbsGraph, T)>| {
+        if best.as_ref().is_none_or(|(least, _, _)| round.0 <= *least) {
+            *best = Some(round);
         }
     };
+    let kept = |(_, g, learnt): (usize, AbsGraph, T)| (g, learnt);
     let mut widen_after = WIDEN_AFTER;
     // Whether the round under way is the retry of the first one.
     let mut retrying = false;
@@ -196,7 +200,7 @@ fn rounds(
             .tracking(tracked.iter().copied());
         let (g, liveness) = match explore_keyed(&cells, &step, m, budget, widen_after) {
             Ok(done) => done,
-            Err(RoundError::Limit(why)) => return best.map(|(_, g)| g).ok_or(why),
+            Err(RoundError::Limit(why)) => return best.map(kept).ok_or(why),
             Err(RoundError::Unsound(why)) => {
                 if best.is_none() && widen_after == WIDEN_AFTER {
                     widen_after = WIDEN_AFTER_RETRY;
@@ -209,32 +213,31 @@ fn rounds(
                     widen_after = WIDEN_AFTER;
                     continue;
                 }
-                return best.map(|(_, g)| g).ok_or(AbstractionError::Unsound(why));
+                return best.map(kept).ok_or(AbstractionError::Unsound(why));
             }
         };
-        let open = unsettled(&g);
+        let (open, learnt) = judge(&g);
         if open == 0 {
-            return Ok(g);
+            return Ok((g, learnt));
         }
         if let Some(later) = retry.take().filter(|&w| best.is_none() && w > widen_after) {
             widen_after = later;
             retrying = true;
-            keep(g, open, &mut best);
+            keep((open, g, learnt), &mut best);
             continue;
         }
-        if std::mem::take(&mut retrying) && best.as_ref().is_some_and(|(least, _)| open >= *least) {
+        if std::mem::take(&mut retrying) && best.as_ref().is_some_and(|b| open >= b.0) {
             // Widening later did not help: it was not what lost precision.
             widen_after = WIDEN_AFTER;
         }
         let finer = finer_congruences(p, m, &mut cells, &step.fired());
         let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
-        keep(g, open, &mut best);
+        keep((open, g, learnt), &mut best);
         if !finer && !refined {
             break;
         }
     }
-    let (_, g) = best.expect("at least one round");
-    Ok(g)
+    Ok(kept(best.expect("at least one round")))
 }
 
 /// Narrows the counters' congruences to the steps that `fired` in a
@@ -557,9 +560,9 @@ mod tests {
         // open: the second round is the best, and it is what comes back.
         let mut sizes = Vec::new();
         let mut script = [3usize, 1, 2].into_iter();
-        let g = explore_abstract_best(&p, &m, &limits, |g| {
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, |g| {
             sizes.push(g.error_labels());
-            script.next().unwrap_or(5)
+            (script.next().unwrap_or(5), ())
         })
         .expect("explores");
         assert_eq!(sizes, [vec![0, 1, 2], vec![0, 1, 2], vec![1, 2]]);
@@ -570,21 +573,21 @@ mod tests {
         );
         // A round that leaves nothing open ends the rounds at once.
         let mut rounds = 0;
-        let g = explore_abstract_best(&p, &m, &limits, |_| {
+        let (g, learnt) = explore_abstract_best(&p, &m, &limits, |_| {
             rounds += 1;
-            0
+            (0, rounds)
         })
         .expect("explores");
-        assert_eq!(rounds, 1);
+        assert_eq!((rounds, learnt), (1, 1));
         assert_eq!(g.error_labels(), [0, 1, 2]);
         // Counting the labels whose abstract path does not replay: the
         // refined round leaves none, and only the reachable labels remain.
-        let g = explore_abstract_best(&p, &m, &limits, |g| {
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, |g| {
             let paths = g.paths_to_errors();
             let replays = |(l, w): (&u32, &Vec<usize>)| {
                 crate::system::replay(&m, w) == Ok(Outcome::Error(*l))
             };
-            paths.iter().filter(|&e| !replays(e)).count()
+            (paths.iter().filter(|&e| !replays(e)).count(), ())
         })
         .expect("explores");
         assert_eq!(g.error_labels(), [1, 2]);

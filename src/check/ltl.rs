@@ -120,8 +120,22 @@ fn abstraction(
         max_states: Some(crate::absint::explore::RUN_MAX_STATES as u64),
         ..budget.clone()
     };
-    let g = match crate::absint::explore_abstract(p, m, &limits) {
-        Ok(g) => g,
+    // Every property is checked on each round; rounds go on while some
+    // property is neither proved nor refuted by a lasso that replays.
+    let judge = |g: &crate::absint::AbsGraph| {
+        let verdicts = par_map(props.properties.len(), threads, |k| {
+            let prop = &props.properties[k];
+            let f = prop.formula.as_ref().ok()?;
+            let v = check_formula_abstract(m, g, invalid_continues, budget, k, &prop.text, f);
+            Some(v)
+        });
+        let open = (verdicts.iter().flatten())
+            .filter(|v| v.verdict.is_none())
+            .count();
+        (open, verdicts)
+    };
+    let (g, verdicts) = match crate::absint::explore_abstract_best(p, m, &limits, judge) {
+        Ok(kept) => kept,
         Err(why) => {
             report.note = Some(why.to_string());
             report.seconds = start.elapsed().as_secs_f64();
@@ -130,12 +144,6 @@ fn abstraction(
     };
     report.states = Some(g.n_states() as u64);
     report.numeric_slots = g.numeric_slots;
-    let verdicts = par_map(props.properties.len(), threads, |k| {
-        let prop = &props.properties[k];
-        let f = prop.formula.as_ref().ok()?;
-        let v = check_formula_abstract(m, &g, invalid_continues, budget, k, &prop.text, f);
-        Some(v)
-    });
     report.answered_true = verdicts
         .iter()
         .flatten()

@@ -332,8 +332,9 @@ pub fn solve_program(
     // the time; the labels it cannot reach need no search.
     let (abstraction, note) = if opts.abstraction {
         let share = crate::absint::share_of(budget);
-        match crate::absint::explore_abstract_best(&p, &m, &share, |g| unreplayed(&m, g)) {
-            Ok(g) => (Some(g), None),
+        let judge = |g: &AbsGraph| (unreplayed(&m, g), ());
+        match crate::absint::explore_abstract_best(&p, &m, &share, judge) {
+            Ok((g, ())) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
         }
     } else {
