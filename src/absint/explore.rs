@@ -525,14 +525,17 @@ fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn refinement_keeps_a_slot_read_after_a_mode_change() {
-        let path = format!(
-            "{}/problems/reach-modes/Problem909.c",
-            env!("CARGO_MANIFEST_DIR")
-        );
+    /// A bundled problem (under `problems/`), lowered and compiled.
+    fn bundled(rel: &str) -> (Program, Machine) {
+        let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
         let p = crate::frontend::load(&path).expect("loads");
         let m = Machine::compile(&p).expect("compiles");
+        (p, m)
+    }
+
+    #[test]
+    fn refinement_keeps_a_slot_read_after_a_mode_change() {
+        let (p, m) = bundled("reach-modes/Problem909.c");
         let limits = Budget::unlimited();
         // Keyed on the next step alone, mode 2 joins s = 0 and s = 9 into [0, 9], and
         // back in mode 1 error 0 (s == 7) looks reachable.
@@ -548,12 +551,7 @@ mod tests {
 
     #[test]
     fn the_round_that_leaves_the_least_open_is_kept() {
-        let path = format!(
-            "{}/problems/reach-modes/Problem909.c",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let p = crate::frontend::load(&path).expect("loads");
-        let m = Machine::compile(&p).expect("compiles");
+        let (p, m) = bundled("reach-modes/Problem909.c");
         let limits = Budget::unlimited();
         // Problem909 takes three rounds: the first, the same keys widened
         // later, and the refined keys. Scripted counts of what each leaves
@@ -598,12 +596,7 @@ mod tests {
         // c steps by +2 and, where x == 9, by +1: syntactically nothing is
         // known. No run sets x to 9, so the +1 never runs and c is even:
         // error 0 (c == 7) is unreachable.
-        let path = format!(
-            "{}/problems/reach-pump/Problem910.c",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let p = crate::frontend::load(&path).expect("loads");
-        let m = Machine::compile(&p).expect("compiles");
+        let (p, m) = bundled("reach-pump/Problem910.c");
         let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
         let c = m.layout().slot_names.iter().position(|n| n == "c").unwrap();
         assert_eq!(g.cells.congruence[c], Some((2, 0)));
