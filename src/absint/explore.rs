@@ -580,14 +580,8 @@ mod tests {
         assert_eq!(g.error_labels(), [0, 1, 2]);
         // Counting the labels whose abstract path does not replay: the
         // refined round leaves none, and only the reachable labels remain.
-        let (g, ()) = explore_abstract_best(&p, &m, &limits, |g| {
-            let paths = g.paths_to_errors();
-            let replays = |(l, w): (&u32, &Vec<usize>)| {
-                crate::system::replay(&m, w) == Ok(Outcome::Error(*l))
-            };
-            (paths.iter().filter(|&e| !replays(e)).count(), ())
-        })
-        .expect("explores");
+        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, judge).expect("explores");
         assert_eq!(g.error_labels(), [1, 2]);
     }
 

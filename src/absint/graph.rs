@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::cells::Cells;
 use super::interval::Interval;
 use super::step::AbsState;
-use crate::system::{Outcome, StateId, NO_STATE};
+use crate::system::{replay, Outcome, StateId, System, NO_STATE};
 
 /// One abstract edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -137,6 +137,17 @@ impl AbsGraph {
         let paths = self.error_paths(None);
         let inputs = |p: Vec<(StateId, usize)>| p.into_iter().map(|(_, i)| i).collect();
         paths.into_iter().map(|(l, p)| (l, inputs(p))).collect()
+    }
+
+    /// The labels the graph reaches whose shortest abstract path does not
+    /// replay on `sys` (the program it abstracts) to that label: what a
+    /// more precise abstraction might still prove unreachable.
+    pub fn unreplayed_labels<S: System>(&self, sys: &S) -> usize {
+        let replays = |(l, path): &(u32, Vec<usize>)| replay(sys, path) == Ok(Outcome::Error(*l));
+        self.paths_to_errors()
+            .into_iter()
+            .filter(|e| !replays(e))
+            .count()
     }
 
     /// Shortest abstract paths, with the state each step leaves from, to

@@ -302,15 +302,6 @@ fn solve_recorded(
     solve_program(crate::frontend::load(path)?, path, budget, opts)
 }
 
-/// The labels `g` reaches whose shortest abstract path does not replay on
-/// the program to that label: what a more precise abstraction might still
-/// prove unreachable (the abstraction is refined until there are none).
-fn unreplayed(m: &Machine, g: &AbsGraph) -> usize {
-    let paths = g.paths_to_errors();
-    let spurious = |(l, path): &(&u32, &Vec<usize>)| replay(m, path) != Ok(Outcome::Error(**l));
-    paths.iter().filter(spurious).count()
-}
-
 /// The `rigor reach` pipeline on a program already lowered (from `path`).
 pub fn solve_program(
     p: Program,
@@ -332,7 +323,8 @@ pub fn solve_program(
     // the time; the labels it cannot reach need no search.
     let (abstraction, note) = if opts.abstraction {
         let share = crate::absint::share_of(budget);
-        let judge = |g: &AbsGraph| (unreplayed(&m, g), ());
+        // Rounds go on while a label's abstract path does not replay.
+        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
         match crate::absint::explore_abstract_best(&p, &m, &share, judge) {
             Ok((g, ())) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
