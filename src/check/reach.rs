@@ -10,9 +10,10 @@
 //! search, each label the abstraction reaches gets its abstract path as a
 //! candidate (a shortest witness when it replays), else, when that path
 //! passes counter guards, a search that pumps those counters
-//! ([`counter_witness`]); the breadth-first search looks for the labels
-//! left, and a search guided by the abstract distance for those it did not
-//! find. Pumped and guided witnesses are not always shortest; every
+//! ([`counter_witness`]), all of it before the certificate's check takes
+//! the cores ([`early_witnesses`]); the breadth-first search looks for the
+//! labels left, and a search guided by the abstract distance for those it
+//! did not find. Pumped and guided witnesses are not always shortest; every
 //! witness is replayed.
 
 use std::collections::BTreeSet;
@@ -334,6 +335,12 @@ pub fn solve_program(
     };
     let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
     let search = search_options(opts, m.inputs(), Vec::new());
+    // The witnesses the abstraction points at, before the check takes the
+    // cores: pumping counters is bounded by its share of the time, which
+    // it would spend waiting while the check runs.
+    let early = (abstraction.as_ref())
+        .map(|g| early_witnesses(&p, &m, g, budget, search.on_error.as_ref()))
+        .unwrap_or_default();
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
     let checker = (cert.as_ref())
@@ -352,6 +359,7 @@ pub fn solve_program(
             budget,
             &search,
             abstraction.as_ref().map(|g| (&p, g)),
+            &early,
             opts.certify,
         )
     };
@@ -402,50 +410,66 @@ pub fn check<S: System + Sync>(
     report(sys, program, &ex)
 }
 
+/// The labels of `m` that the abstraction `g` reaches, in the program's
+/// order: the only ones a search has to look for.
+fn wanted_labels(m: &Machine, g: &AbsGraph) -> Vec<u32> {
+    let labels = g.error_labels();
+    (m.error_labels.iter().copied())
+        .filter(|l| labels.contains(l))
+        .collect()
+}
+
+/// Runs found before any search, each replayed: for every label the
+/// abstraction `g` (of `p`) reaches, its abstract path where it replays (a
+/// shortest witness: no run is shorter than the abstract distance), else,
+/// for a label behind counter guards, a run that pumps them
+/// ([`counter_witness`], all labels together within [`PUMP_SHARE`] of the
+/// time). Each is told to `on_error` as it is found.
+pub fn early_witnesses(
+    p: &Program,
+    m: &Machine,
+    g: &AbsGraph,
+    budget: &Budget,
+    on_error: Option<&crate::explore::ErrorFound>,
+) -> Vec<(u32, Vec<usize>)> {
+    let deadline = budget.share(PUMP_SHARE).deadline;
+    let mut paths = g.paths_to_errors();
+    let mut early = Vec::new();
+    for l in wanted_labels(m, g) {
+        let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
+        let found = match paths.remove(&l) {
+            Some(path) if reaches(&path) => Some(path),
+            Some(_) => counter_witness(p, m, g, l, deadline).filter(|path| reaches(path)),
+            None => None,
+        };
+        if let Some(path) = found {
+            if let Some(tell) = on_error {
+                tell(l, &path);
+            }
+            early.push((l, path));
+        }
+    }
+    early
+}
+
 /// Answers every error label of `m`, with the program's interval
 /// abstraction if there is one (and the program it abstracts): the
 /// exploration then looks only for the labels the abstraction reaches, and
 /// the others are unreachable. With `certify_pruning`, the labels that
 /// only the exploration pruned by the abstraction proves unreachable get
-/// their certificate checked ([`super::pruning`]).
+/// their certificate checked ([`super::pruning`]). `early`: the witnesses
+/// already replayed ([`early_witnesses`]), which the search does not look
+/// for.
 pub fn check_with(
     m: &Machine,
     program: &str,
     budget: &Budget,
     opts: &Options,
     abstraction: Option<(&Program, &AbsGraph)>,
+    early: &[(u32, Vec<usize>)],
     certify_pruning: bool,
 ) -> ReachReport {
-    let wanted = abstraction.map(|(_, g)| {
-        let labels = g.error_labels();
-        m.error_labels
-            .iter()
-            .copied()
-            .filter(|l| labels.contains(l))
-            .collect::<Vec<u32>>()
-    });
-    // Runs found before the search: the abstract path where it replays
-    // (a shortest witness: no run is shorter than the abstract distance),
-    // else, for a label behind counter guards, a run that pumps them.
-    let mut early: Vec<(u32, Vec<usize>)> = Vec::new();
-    if let (Some((p, g)), Some(wanted)) = (abstraction, &wanted) {
-        let deadline = budget.share(PUMP_SHARE).deadline;
-        let mut paths = g.paths_to_errors();
-        for &l in wanted {
-            let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
-            let found = match paths.remove(&l) {
-                Some(path) if reaches(&path) => Some(path),
-                Some(_) => counter_witness(p, m, g, l, deadline).filter(|path| reaches(path)),
-                None => None,
-            };
-            if let Some(path) = found {
-                if let Some(tell) = &opts.on_error {
-                    tell(l, &path);
-                }
-                early.push((l, path));
-            }
-        }
-    }
+    let wanted = abstraction.map(|(_, g)| wanted_labels(m, g));
     let search_wanted = wanted.as_ref().map(|w| {
         w.iter()
             .copied()
@@ -647,4 +671,50 @@ pub fn solve_distributed(
     let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
     let ex = crate::explore::distributed::explore_distributed(Arc::clone(&m), cluster, budget)?;
     Ok(ex.map(|ex| report(m.as_ref(), path, &ex)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::absint::explore_abstract;
+    use std::sync::Mutex;
+
+    fn bundled(problem: &str) -> (Program, Machine, AbsGraph) {
+        let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
+        (p, m, g)
+    }
+
+    #[test]
+    fn early_witnesses_replay_and_are_told_at_once() {
+        // reach-arith: label 0's abstract path replays (label 2's does not,
+        // and no counter guards it: the search finds it); reach-pump: label
+        // 1 only by pumping its counter.
+        for (problem, reachable) in [
+            ("reach-arith/Problem902.c", vec![0]),
+            ("reach-pump/Problem910.c", vec![1]),
+        ] {
+            let (p, m, g) = bundled(problem);
+            let told = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&told);
+            let on_error: crate::explore::ErrorFound =
+                Arc::new(move |l: u32, _: &[usize]| sink.lock().expect("unpoisoned").push(l));
+            let early = early_witnesses(&p, &m, &g, &Budget::unlimited(), Some(&on_error));
+            let labels: Vec<u32> = early.iter().map(|e| e.0).collect();
+            assert_eq!(labels, reachable, "{problem}");
+            for (l, path) in &early {
+                assert_eq!(replay(&m, path), Ok(Outcome::Error(*l)), "{problem}");
+            }
+            assert_eq!(*told.lock().expect("unpoisoned"), reachable, "{problem}");
+        }
+    }
+
+    #[test]
+    fn a_spent_budget_pumps_nothing() {
+        let (p, m, g) = bundled("reach-pump/Problem910.c");
+        let spent = Budget::unlimited().with_timeout(Duration::ZERO);
+        assert!(early_witnesses(&p, &m, &g, &spent, None).is_empty());
+    }
 }
