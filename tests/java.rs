@@ -120,6 +120,51 @@ fn reach_large_java_problems_never_wrong_within_limits() {
     }
 }
 
+/// The 2019 challenge Java problem 15 (no truth): every label answered,
+/// each unreachable one by the abstraction with its certificate accepted
+/// by the independent check, each reachable one by a witness the Java
+/// program confirms.
+#[test]
+fn every_label_of_2019_challenge_java_problem15_is_answered() {
+    let Some(dir) = rers_dir() else { return };
+    let program = dir.join("2019/seq-reach/Problem15/Problem15.java");
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let witnesses = tmp.path().join("witnesses");
+    let out = Command::new(rigor_bin())
+        .args([
+            "reach",
+            "--json",
+            "--quiet",
+            "--timeout",
+            "300",
+            "--witness",
+        ])
+        .arg(&witnesses)
+        .arg(&program)
+        .output()
+        .expect("run rigor");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let verdicts = r["verdicts"].as_array().expect("verdicts");
+    assert_eq!(verdicts.len(), 100);
+    let mut reachable = 0;
+    for v in verdicts {
+        let label = &v["property"];
+        match v["verdict"].as_bool() {
+            Some(true) => reachable += 1,
+            Some(false) => assert_eq!(v["certified"], true, "label {label}: not certified"),
+            None => panic!("label {label} not answered"),
+        }
+    }
+    assert!(reachable > 0);
+    let (code, output) = validate(&program, &witnesses);
+    assert_eq!(code, Some(0), "witnesses not confirmed:\n{output}");
+}
+
 /// Every C/Java pair with both files, as (C path, Java path).
 fn pairs(dir: &Path, folders: &[&str]) -> Vec<(std::path::PathBuf, std::path::PathBuf)> {
     let mut out = Vec::new();
