@@ -5,8 +5,10 @@
 //! level nobody stores, so the workers look states up without locks; a
 //! successor not stored yet becomes a candidate with its key
 //! `parent * inputs + input`. Between levels the candidates are
-//! deduplicated (split by root, on as many threads), each new state keeps
-//! its least key, and the new states are stored in key order. That is the
+//! deduplicated (split by the store's shards, on as many threads), each new
+//! state keeps its least key, each thread stores its part into the shards
+//! it owns ([`TreeStore::insert_parts`]), and the new states take their ids
+//! in key order. That is the
 //! order in which the sequential search ([`super::bfs::explore`]) discovers
 //! them, so ids, state counts and shortest witnesses are the same whatever
 //! the number of threads, and the same as the sequential search's; where
@@ -34,12 +36,16 @@ use crate::system::{par_map, replay, Budget, Outcome, StateGraph, StateId, StopR
 /// States a worker takes from a level at a time.
 const CHUNK: u32 = 256;
 
+/// The fewest states a worker takes, at the end of a round.
+const MIN_CHUNK: u32 = 16;
+
 /// A candidate: a successor not stored before its level, and its key.
 type Candidate = (Root, u64);
 
 /// What one worker found in one level.
 struct Found {
-    /// Candidates, split by root into one part per merging thread.
+    /// Candidates, split by the store's part of their root into one part
+    /// per merging thread.
     parts: Vec<Vec<Candidate>>,
     /// Successors with a half never stored: their roots are made between
     /// levels.
@@ -76,7 +82,22 @@ impl<S: System> Level<'_, S> {
     }
 
     fn part(&self, root: Root) -> usize {
-        part_of(root, self.parts)
+        self.store.part_of(root, self.parts)
+    }
+
+    /// The next states to expand: [`CHUNK`] at a time, fewer towards the
+    /// end of the round so that the workers finish together.
+    fn take(&self) -> Option<Range<u32>> {
+        let mut lo = self.next.load(Ordering::Relaxed);
+        loop {
+            let left = self.end.checked_sub(lo).filter(|&l| l > 0)?;
+            let size = (left / (4 * self.parts as u32)).clamp(MIN_CHUNK, CHUNK);
+            let hi = lo.saturating_add(size).min(self.end);
+            match (self.next).compare_exchange_weak(lo, hi, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return Some(lo..hi),
+                Err(now) => lo = now,
+            }
+        }
     }
 
     /// One worker: expands chunks of the level until none is left.
@@ -96,21 +117,20 @@ impl<S: System> Level<'_, S> {
         // The state limit is checked between levels; within one, only a
         // level that would take it over twice (duplicates included) stops.
         let limit = (self.budget.max_states).map_or(u64::MAX, |m| m.saturating_mul(2));
+        let mut taken = 0u32;
         while !self.halt.load(Ordering::Relaxed) {
-            let lo = self.next.fetch_add(CHUNK, Ordering::Relaxed);
-            if lo >= self.end {
-                break;
-            }
+            let Some(chunk) = self.take() else { break };
             // The budget every 16 chunks (reading the resident memory
             // costs a system call).
-            if (lo / CHUNK).is_multiple_of(16) {
+            taken += 1;
+            if taken.is_multiple_of(16) {
                 if let Some(why) = self.budget.spent_time_or_memory() {
                     self.stop(why);
                     break;
                 }
             }
             let before: usize = f.parts.iter().map(Vec::len).sum();
-            for s in lo..(lo.saturating_add(CHUNK)).min(self.end) {
+            for s in chunk {
                 let root = self.frontier[(s - self.first) as usize];
                 self.store.decode(root, &mut cur);
                 for i in 0..n {
@@ -337,7 +357,7 @@ pub fn explore_in_rounds<S: System + Sync>(
         for (key, state) in deferred {
             let root = store.root_of(&state);
             if !store.contains(root) {
-                extra[part_of(root, threads)].push((root, key));
+                extra[store.part_of(root, threads)].push((root, key));
             }
         }
         for (p, list) in extra.into_iter().enumerate() {
@@ -355,26 +375,24 @@ pub fn explore_in_rounds<S: System + Sync>(
             new_states(lists, cutoff)
         });
         let n_new: usize = lists.iter().map(Vec::len).sum();
-        if !budget.can_grow(store.bytes_to_grow() + n_new * 9)
+        // Each part's roots are stored by a thread of its own, into shards
+        // of their own; the shards may then grow on every thread at once.
+        if !budget.can_grow(store.bytes_to_grow() * threads + n_new * 13)
             || next_frontier.try_reserve_exact(n_new).is_err()
             || !parents.make_room(n_new)
         {
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
+        let stored = store.insert_parts(lists.iter().map(|l| l.iter().map(|e| e.1)).collect());
         let mut children = vec![0u8; (last - round.start) as usize];
-        let mut out_of_memory = false;
         merge_sorted(&lists, |key, root| {
-            if out_of_memory || !store.insert(root) {
-                out_of_memory = true;
-                return;
-            }
             next_frontier.push(root);
             parents.discovered((key % n) as u8);
             children[(key / n) as usize - round.start as usize] += 1;
         });
         drop(lists);
-        if out_of_memory || !parents.count(&children) {
+        if !stored || !parents.count(&children) {
             stopped = Some(StopReason::MemoryLimit);
             break;
         }
@@ -437,9 +455,4 @@ const ROUND_BYTES: usize = 64 << 20;
 fn round_states(width: usize, inputs: usize, threads: usize) -> u32 {
     let per_state = inputs.max(1) * (16 + 32 + 4 * width);
     (ROUND_BYTES / per_state).max(CHUNK as usize * 4 * threads.max(1)) as u32
-}
-
-/// The part of the merge a root belongs to.
-fn part_of(root: Root, parts: usize) -> usize {
-    ((root.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize) % parts
 }

@@ -14,7 +14,8 @@
 //! its own record of the way back. Nothing is hashed lossily: two states
 //! share a root only if they are equal. Lookups ([`TreeStore::look`]) take
 //! `&self`, so any number of threads may look up while nobody stores;
-//! storing happens between levels.
+//! storing happens between levels, on as many threads as there are parts
+//! (runs of shards, [`TreeStore::insert_parts`]).
 
 use super::store::StateStore;
 
@@ -179,6 +180,80 @@ impl<K: Key> Roots<K> {
     fn largest_growth(&self) -> usize {
         self.shards.iter().map(|s| s.slots.len()).max().unwrap_or(0) * 2 * std::mem::size_of::<K>()
     }
+
+    /// The first shard of part `p` of `parts` (see [`part_of_shard`]).
+    fn first_shard(p: usize, parts: usize) -> usize {
+        (p * SHARDS).div_ceil(parts)
+    }
+
+    /// Adds the keys of `parts`, none in the set, list `p` holding keys of
+    /// part `p` only, one thread per part; false when the memory for them
+    /// cannot be had (some may be added then).
+    fn insert_parts<I>(&mut self, parts: Vec<I>) -> bool
+    where
+        K: Send,
+        I: Iterator<Item = K> + Clone + Send,
+    {
+        let n = parts.len();
+        let mut groups = Vec::with_capacity(n);
+        let mut rest = &mut self.shards[..];
+        for p in 0..n {
+            let len = Self::first_shard(p + 1, n) - Self::first_shard(p, n);
+            let (group, tail) = rest.split_at_mut(len);
+            groups.push((Self::first_shard(p, n), group));
+            rest = tail;
+        }
+        let insert = |(first, group): (usize, &mut [KeySet<K>]), keys: I| {
+            // By shard (a counting sort), so that each shard grows once and
+            // is filled while it is in the cache.
+            let mut ends = vec![0usize; group.len() + 1];
+            for k in keys.clone() {
+                ends[Self::shard(k.spread()) - first + 1] += 1;
+            }
+            for g in 0..group.len() {
+                ends[g + 1] += ends[g];
+            }
+            let mut sorted = Vec::new();
+            if sorted.try_reserve_exact(ends[group.len()]).is_err() {
+                return false;
+            }
+            sorted.resize(ends[group.len()], K::EMPTY);
+            let mut next = ends.clone();
+            for k in keys {
+                let g = Self::shard(k.spread()) - first;
+                sorted[next[g]] = k;
+                next[g] += 1;
+            }
+            for (g, shard) in group.iter_mut().enumerate() {
+                let run = &sorted[ends[g]..ends[g + 1]];
+                if !shard.grow_to(shard.slots_for(run.len())) {
+                    return false;
+                }
+                for &k in run {
+                    shard.insert_new(k, k.spread());
+                }
+            }
+            true
+        };
+        if n == 1 {
+            return parts
+                .into_iter()
+                .zip(groups)
+                .all(|(keys, g)| insert(g, keys));
+        }
+        std::thread::scope(|scope| {
+            let running: Vec<_> = (groups.into_iter().zip(parts))
+                .map(|(g, keys)| scope.spawn(move || insert(g, keys)))
+                .collect();
+            running.into_iter().all(|t| t.join().unwrap_or(false))
+        })
+    }
+}
+
+/// The part of `parts` that shard `shard` belongs to: parts are runs of
+/// consecutive shards.
+fn part_of_shard(shard: usize, parts: usize) -> usize {
+    shard * parts / SHARDS
 }
 
 /// The roots, narrow until a half's id needs more than 16 bits.
@@ -363,6 +438,40 @@ impl TreeStore {
         }
     }
 
+    /// The part (of `parts`) whose shards keep `root`: roots of different
+    /// parts can be stored on different threads ([`Self::insert_parts`]).
+    pub fn part_of(&self, root: Root, parts: usize) -> usize {
+        let shard = match &self.roots {
+            // A root that needs widening goes anywhere: storing it widens
+            // the store, and the parts are then stored on one thread.
+            RootTable::Narrow(_) => narrow(root).map_or(0, |k| Roots::<u32>::shard(k.spread())),
+            RootTable::Wide(_) => Roots::<u64>::shard(root.spread()),
+        };
+        part_of_shard(shard, parts.max(1))
+    }
+
+    /// Stores the roots of `parts`, none stored yet, list `p` holding roots
+    /// of part `p` of `parts.len()` ([`Self::part_of`]), one thread per
+    /// part; false when the memory for them cannot be had (some may be
+    /// stored then).
+    pub fn insert_parts<I>(&mut self, parts: Vec<I>) -> bool
+    where
+        I: Iterator<Item = Root> + Clone + Send,
+    {
+        if let RootTable::Narrow(t) = &mut self.roots {
+            if parts.iter().all(|l| l.clone().all(|r| narrow(r).is_some())) {
+                let keys = parts.into_iter().map(|l| l.map(|r| narrow(r).unwrap_or(0)));
+                return t.insert_parts(keys.collect());
+            }
+            // A root needs 64 bits: widen, then store them one by one.
+            return parts.into_iter().flatten().all(|r| self.insert(r));
+        }
+        match &mut self.roots {
+            RootTable::Wide(t) => t.insert_parts(parts),
+            RootTable::Narrow(_) => false,
+        }
+    }
+
     fn widen_all(&mut self) -> bool {
         let RootTable::Narrow(t) = &self.roots else {
             return true;
@@ -448,6 +557,35 @@ mod tests {
             assert_eq!(t.look(&[i, 0], &mut probe), Seen::Stored);
         }
         assert_eq!(t.look(&[1, 1], &mut probe), Seen::NewHalf);
+    }
+
+    #[test]
+    fn parts_are_stored_on_threads_of_their_own() {
+        // 70,000 distinct left halves: the store widens on the way.
+        for parts in [1, 2, 3] {
+            let mut t = TreeStore::new(2);
+            let mut all = Vec::new();
+            for batch in (0..70_000).collect::<Vec<i32>>().chunks(9_000) {
+                let mut lists = vec![Vec::new(); parts];
+                for &i in batch {
+                    let root = t.root_of(&[i, i % 5]);
+                    assert!(!t.contains(root));
+                    lists[t.part_of(root, parts)].push(root);
+                    all.push((i, root));
+                }
+                assert!(t.insert_parts(lists.iter().map(|l| l.iter().copied()).collect()));
+            }
+            assert_eq!(t.len(), all.len());
+            assert_eq!(t.root_bytes(), 8);
+            let (mut out, mut probe) = ([0; 2], Probe::default());
+            for &(i, root) in &all {
+                assert!(t.contains(root));
+                t.decode(root, &mut out);
+                assert_eq!(out, [i, i % 5]);
+                assert_eq!(t.look(&[i, i % 5], &mut probe), Seen::Stored);
+            }
+            assert_eq!(t.look(&[0, 1], &mut probe), Seen::New(t.root_of(&[0, 1])));
+        }
     }
 
     #[test]
