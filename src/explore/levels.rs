@@ -188,15 +188,24 @@ fn new_states(lists: Vec<Vec<Candidate>>, cutoff: u64) -> Vec<(u64, Root)> {
 
 /// Visits the entries of lists sorted by key, in key order.
 fn merge_sorted(lists: &[Vec<(u64, Root)>], mut visit: impl FnMut(u64, Root)) {
-    let mut heads = vec![0usize; lists.len()];
-    loop {
-        let best = (0..lists.len())
-            .filter(|&k| heads[k] < lists[k].len())
-            .min_by_key(|&k| lists[k][heads[k]].0);
-        let Some(k) = best else { return };
-        let (key, root) = lists[k][heads[k]];
-        visit(key, root);
-        heads[k] += 1;
+    let mut heads: Vec<&[(u64, Root)]> = lists.iter().map(Vec::as_slice).collect();
+    heads.retain(|h| !h.is_empty());
+    while let Some((k, _)) = (heads.iter().enumerate()).min_by_key(|(_, h)| h[0].0) {
+        // Every entry of the least list below the others' least key, in
+        // one run.
+        let bound = (heads.iter().enumerate())
+            .filter(|&(j, _)| j != k)
+            .map(|(_, h)| h[0].0)
+            .min()
+            .unwrap_or(u64::MAX);
+        let run = heads[k].iter().take_while(|e| e.0 < bound).count();
+        for &(key, root) in &heads[k][..run] {
+            visit(key, root);
+        }
+        heads[k] = &heads[k][run..];
+        if heads[k].is_empty() {
+            heads.swap_remove(k);
+        }
     }
 }
 
@@ -455,4 +464,32 @@ const ROUND_BYTES: usize = 64 << 20;
 fn round_states(width: usize, inputs: usize, threads: usize) -> u32 {
     let per_state = inputs.max(1) * (16 + 32 + 4 * width);
     (ROUND_BYTES / per_state).max(CHUNK as usize * 4 * threads.max(1)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn merging_visits_every_entry_in_key_order() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+        for lists in 0..5 {
+            let mut keys: Vec<u64> = (0..500).map(|_| rng.random_range(0..100_000)).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let mut parts: Vec<Vec<(u64, Root)>> = vec![Vec::new(); lists.max(1)];
+            for &k in &keys {
+                parts[rng.random_range(0..lists.max(1))].push((k, k * 3));
+            }
+            let mut seen = Vec::new();
+            merge_sorted(&parts[..lists], |k, r| seen.push((k, r)));
+            let want: Vec<(u64, Root)> = if lists == 0 {
+                Vec::new()
+            } else {
+                keys.iter().map(|&k| (k, k * 3)).collect()
+            };
+            assert_eq!(seen, want);
+        }
+    }
 }
