@@ -268,9 +268,15 @@ impl<'a> AbstractStep<'a> {
         mut paths: Vec<Path>,
         depth: u32,
     ) -> Result<Vec<Path>, Unsound> {
+        // Most `else` branches of a RERS step are empty.
+        if stmts.is_empty() {
+            return Ok(paths);
+        }
+        // Two lists of runs, swapped after each statement, so that a run
+        // of statements allocates none.
+        let mut next = Vec::with_capacity(paths.len());
         for s in stmts {
-            let mut next = Vec::with_capacity(paths.len());
-            for path in paths {
+            for path in paths.drain(..) {
                 if matches!(path.status, Status::Running) {
                     self.stmt(s, path, depth, &mut next)?;
                 } else {
@@ -283,7 +289,7 @@ impl<'a> AbstractStep<'a> {
             if next.len() > MAX_PATHS {
                 return Err(format!("a step splits into more than {MAX_PATHS} runs"));
             }
-            paths = next;
+            std::mem::swap(&mut paths, &mut next);
         }
         Ok(paths)
     }
@@ -300,6 +306,15 @@ impl<'a> AbstractStep<'a> {
                 let at = e as *const Expr as usize;
                 if self.tracked.contains(&at) {
                     self.fired.borrow_mut().insert(at);
+                }
+                if !self.has_call(e) {
+                    // One run, one value (as `values` would say, without
+                    // the list).
+                    let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
+                    self.store(place, v, &mut path)
+                        .map_err(|w| format!("{loc}: {w}"))?;
+                    out.push(path);
+                    return Ok(());
                 }
                 for (mut path, v) in self
                     .values(e, path, depth)
@@ -335,8 +350,14 @@ impl<'a> AbstractStep<'a> {
                 // input, another mode): the other branch would be empty,
                 // so the run is not copied for it.
                 Some(truth) => {
-                    let taken = self.assume(path, c, truth)?;
-                    out.extend(self.block(if truth { then_ } else { else_ }, taken, depth)?);
+                    let branch = if truth { then_ } else { else_ };
+                    // `assume` gives back a run whose `&&` or `||` is decided
+                    // as a whole unchanged, evaluating it once more.
+                    let taken = match c {
+                        Expr::Binary(BinOp::LogAnd | BinOp::LogOr, ..) => vec![path],
+                        _ => self.assume(path, c, truth)?,
+                    };
+                    out.extend(self.block(branch, taken, depth)?);
                 }
                 None => {
                     let yes = self.assume(path.clone(), c, true)?;
@@ -642,8 +663,16 @@ impl<'a> AbstractStep<'a> {
         })
     }
 
-    /// The arrays (resolved base, length) an array reference may denote.
-    fn arrays(&self, a: ArrayRef, path: &Path) -> Result<Vec<(u32, u32)>, Unsound> {
+    /// Calls `visit` with each slot an index may address in the arrays an
+    /// array reference may denote, checked in bounds (nothing is
+    /// allocated: most reads are of one element).
+    fn each_element(
+        &self,
+        a: ArrayRef,
+        idx: Interval,
+        path: &Path,
+        mut visit: impl FnMut(u32),
+    ) -> Result<(), Unsound> {
         let ptrs = match a {
             ArrayRef::Array(g) => Interval::point(g.0 as i32),
             ArrayRef::Pointer(g) => self.read_global(g, path)?,
@@ -651,24 +680,21 @@ impl<'a> AbstractStep<'a> {
         if ptrs.hi - ptrs.lo >= MAX_POINTER_TARGETS {
             return Err(format!("a pointer may be any of {ptrs}"));
         }
-        (ptrs.lo..=ptrs.hi)
-            .map(|v| {
-                self.layout
-                    .array_at(v as i32)
-                    .ok_or_else(|| format!("a pointer may be {v}, not an array"))
-            })
-            .collect()
+        for v in ptrs.lo..=ptrs.hi {
+            let (base, len) = (self.layout.array_at(v as i32))
+                .ok_or_else(|| format!("a pointer may be {v}, not an array"))?;
+            if idx.lo < 0 || idx.hi >= len as i64 {
+                return Err(format!("index {idx} may be out of bounds (length {len})"));
+            }
+            (idx.lo..=idx.hi).for_each(|i| visit(base + i as u32));
+        }
+        Ok(())
     }
 
     /// The slots an index may address, checked in bounds.
     fn elements(&self, a: ArrayRef, idx: Interval, path: &Path) -> Result<Vec<u32>, Unsound> {
         let mut out = Vec::new();
-        for (base, len) in self.arrays(a, path)? {
-            if idx.lo < 0 || idx.hi >= len as i64 {
-                return Err(format!("index {idx} may be out of bounds (length {len})"));
-            }
-            out.extend((idx.lo..=idx.hi).map(|i| base + i as u32));
-        }
+        self.each_element(a, idx, path, |slot| out.push(slot))?;
         Ok(out)
     }
 
@@ -689,10 +715,10 @@ impl<'a> AbstractStep<'a> {
             Expr::Index(a, i) => {
                 let idx = self.eval(i, path)?;
                 let mut v: Option<Interval> = None;
-                for addr in self.elements(*a, idx, path)? {
+                self.each_element(*a, idx, path, |addr| {
                     let x = self.read_addr(addr, path);
                     v = Some(v.map_or(x, |v| v.join(x)));
-                }
+                })?;
                 v.ok_or("an empty array")?
             }
             Expr::ArrayAddr(g) => Interval::point(g.0 as i32),
