@@ -102,6 +102,88 @@ pub(super) struct Resolved {
     regions: Vec<Vec<(Element, Allowed)>>,
     /// Each congruence: element, modulus, rest.
     congruences: Vec<(Element, i64, i64)>,
+    /// The regions by the one value they give the element most of them
+    /// fix, to look for a region holding a box without trying them all.
+    by_value: Option<ByValue>,
+}
+
+/// The regions by the values they fix elements to: for each element some
+/// region fixes to one value, the regions fixing it to each value and those
+/// that do not fix it, as bit sets over the regions.
+struct ByValue {
+    /// Words of one bit set.
+    words: usize,
+    /// Regions in all.
+    regions: usize,
+    /// Per element: the regions fixing it to each value, and the others.
+    elements: Vec<(Element, Fixing, Vec<u64>)>,
+}
+
+/// The regions fixing an element to each value, as bit sets.
+type Fixing = rustc_hash::FxHashMap<i64, Vec<u64>>;
+
+impl ByValue {
+    /// Indexes `regions` on every element some region fixes (`None` when
+    /// none does).
+    fn new(regions: &[Vec<(Element, Allowed)>]) -> Option<ByValue> {
+        let fixed = |b: &(Element, Allowed)| match b.1 {
+            Allowed::Range(lo, hi) if lo == hi => Some((b.0, lo)),
+            _ => None,
+        };
+        let words = regions.len().div_ceil(64);
+        let mut at: rustc_hash::FxHashMap<Element, usize> = Default::default();
+        let mut elements: Vec<(Element, Fixing, Vec<u64>)> = Vec::new();
+        for (k, bounds) in regions.iter().enumerate() {
+            for (e, v) in bounds.iter().filter_map(fixed) {
+                let i = *at.entry(e).or_insert_with(|| {
+                    elements.push((e, Default::default(), all_of(regions.len())));
+                    elements.len() - 1
+                });
+                let (_, fixing, others) = &mut elements[i];
+                fixing.entry(v).or_insert_with(|| vec![0; words])[k / 64] |= 1 << (k % 64);
+                others[k / 64] &= !(1 << (k % 64));
+            }
+        }
+        (!elements.is_empty()).then_some(ByValue {
+            words,
+            regions: regions.len(),
+            elements,
+        })
+    }
+
+    /// The regions that may hold every value of `post` (with `overlap`:
+    /// some value), as a bit set: a region fixing an element to a value
+    /// holds only the boxes fixing it to that value too (meets only those
+    /// holding that value).
+    fn candidates(&self, post: &[Vec<Held>], overlap: bool) -> Vec<u64> {
+        let mut set = all_of(self.regions);
+        let mut allowed = vec![0u64; self.words];
+        for (e, fixing, others) in &self.elements {
+            let span = post[e.0][e.1].span;
+            allowed.copy_from_slice(others);
+            let mut add = |bits: &Vec<u64>| {
+                for (a, b) in allowed.iter_mut().zip(bits) {
+                    *a |= b;
+                }
+            };
+            match span.value() {
+                Some(v) => fixing.get(&i64::from(v)).into_iter().for_each(&mut add),
+                None if overlap => (fixing.iter())
+                    .filter(|(&v, _)| !span.apart(v, v))
+                    .for_each(|(_, bits)| add(bits)),
+                None => {}
+            }
+            let mut any = 0;
+            for (s, a) in set.iter_mut().zip(&allowed) {
+                *s &= a;
+                any |= *s;
+            }
+            if any == 0 {
+                break;
+            }
+        }
+        set
+    }
 }
 
 /// The values a bound allows.
@@ -110,6 +192,31 @@ enum Allowed {
     Range(i64, i64),
     /// The values of these arrays (a pointer to one of them).
     Points(Vec<i32>),
+}
+
+/// The bit set of regions `0..n`.
+fn all_of(n: usize) -> Vec<u64> {
+    let mut set = vec![u64::MAX; n.div_ceil(64)];
+    if !n.is_multiple_of(64) {
+        if let Some(last) = set.last_mut() {
+            *last = (1u64 << (n % 64)) - 1;
+        }
+    }
+    set
+}
+
+/// The members of a bit set, in increasing order.
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    (set.iter().enumerate()).flat_map(|(w, &bits)| {
+        let mut bits = bits;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                w * 64 + b
+            })
+        })
+    })
 }
 
 impl Resolved {
@@ -138,9 +245,25 @@ impl Resolved {
             congruences.push((names.element(&cg.var)?, cg.modulus, cg.rest));
         }
         Ok(Resolved {
+            by_value: ByValue::new(&regions),
             regions,
             congruences,
         })
+    }
+
+    /// The regions that may hold every value of the box `post` (with
+    /// `overlap`: some value), in order.
+    fn candidates(&self, post: &[Vec<Held>], overlap: bool) -> Vec<usize> {
+        match &self.by_value {
+            Some(ix) => members(&ix.candidates(post, overlap)).collect(),
+            None => (0..self.regions.len()).collect(),
+        }
+    }
+
+    /// Whether some region holds every value of the box `post`.
+    fn some_region_holds(&self, post: &[Vec<Held>]) -> bool {
+        (self.candidates(post, false).into_iter())
+            .any(|k| self.regions[k].iter().all(|b| meets(b, post)))
     }
 }
 
@@ -230,31 +353,29 @@ fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Sett
                 .map(|e| e.target)
                 .collect()
         };
-        let mut nearest: Option<(usize, Element)> = None;
-        let mut lands = false;
-        for &t in &named {
-            let mut missed = r.regions[t].iter().filter(|b| !meets(b, &path.post));
-            let Some(&(first, _)) = missed.next() else {
-                lands = true;
-                break;
-            };
-            let n = 1 + missed.count();
-            if nearest.is_none_or(|(m, _)| n < m) {
-                nearest = Some((n, first));
-            }
-        }
+        let holds = |t: usize| r.regions[t].iter().all(|b| meets(b, &path.post));
+        let mut lands = named.iter().any(|&t| holds(t));
         if !lands && c.holds.is_empty() {
-            lands = (r.regions.iter()).any(|bounds| bounds.iter().all(|b| meets(b, &path.post)));
+            lands = r.some_region_holds(&path.post);
         }
         // In no one region: maybe in their union.
         if !lands && cover {
             lands = if c.holds.is_empty() {
-                covered(r, 0..r.regions.len(), &path.post)
+                covered(r, r.candidates(&path.post, true).into_iter(), &path.post)
             } else {
                 covered(r, named.iter().copied(), &path.post)
             };
         }
         if !lands {
+            // The first target that it misses least, counted only now: most
+            // successors land.
+            let nearest = (named.iter())
+                .filter_map(|&t| {
+                    let mut missed = r.regions[t].iter().filter(|b| !meets(b, &path.post));
+                    let &(first, _) = missed.next()?;
+                    Some((1 + missed.count(), first))
+                })
+                .min_by_key(|&(n, _)| n);
             let culprit = nearest.map(|(_, (g, e))| path.post[g][e].base.unwrap_or((g, e)));
             return Settled::No(culprit);
         }
@@ -544,5 +665,58 @@ mod tests {
         assert_eq!(cut_along(&b, Some((2, 1))), Some((2, 0)));
         assert_eq!(cut_along(&b, None), Some((2, 0)));
         assert_eq!(cut_along(&[vec![Some(Span::single(1))]], None), None);
+    }
+    #[test]
+    fn the_index_of_regions_keeps_every_region_that_holds_or_meets_a_box() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+        let span = |lo: i32, hi: i32| Span { lo, hi };
+        for _ in 0..200 {
+            // Regions over three elements: each bound fixed, a range, or
+            // absent.
+            let regions: Vec<Vec<(Element, Allowed)>> = (0..rng.random_range(0..12))
+                .map(|_| {
+                    (0..3)
+                        .filter_map(|e| {
+                            let lo = rng.random_range(0..4i64);
+                            match rng.random_range(0..3) {
+                                0 => Some(((0, e), Allowed::Range(lo, lo))),
+                                1 => Some(((0, e), Allowed::Range(lo, lo + 2))),
+                                _ => None,
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let r = Resolved {
+                by_value: ByValue::new(&regions),
+                regions,
+                congruences: Vec::new(),
+            };
+            let held = |s: Span| Held {
+                span: s,
+                base: None,
+                modulus: 0,
+                rest: 0,
+            };
+            let post: Vec<Vec<Held>> = vec![(0..3)
+                .map(|_| {
+                    let lo = rng.random_range(0..5);
+                    held(span(lo, lo + rng.random_range(0..2)))
+                })
+                .collect()];
+            let every = (r.regions.iter()).any(|bounds| bounds.iter().all(|b| meets(b, &post)));
+            assert_eq!(r.some_region_holds(&post), every);
+            // No region is left out that holds the box, or meets it.
+            let (holding, meeting) = (r.candidates(&post, false), r.candidates(&post, true));
+            for (k, bounds) in r.regions.iter().enumerate() {
+                if bounds.iter().all(|b| meets(b, &post)) {
+                    assert!(holding.contains(&k));
+                }
+                if (bounds.iter()).all(|(at, a)| overlaps(post[at.0][at.1].span, a)) {
+                    assert!(meeting.contains(&k));
+                }
+            }
+        }
     }
 }
