@@ -102,8 +102,8 @@ pub(super) struct Resolved {
     regions: Vec<Vec<(Element, Allowed)>>,
     /// Each congruence: element, modulus, rest.
     congruences: Vec<(Element, i64, i64)>,
-    /// The regions by the one value they give the element most of them
-    /// fix, to look for a region holding a box without trying them all.
+    /// The regions by the values they fix elements to, to look for a
+    /// region holding (or meeting) a box without trying them all.
     by_value: Option<ByValue>,
 }
 
@@ -666,6 +666,7 @@ mod tests {
         assert_eq!(cut_along(&b, None), Some((2, 0)));
         assert_eq!(cut_along(&[vec![Some(Span::single(1))]], None), None);
     }
+
     #[test]
     fn the_index_of_regions_keeps_every_region_that_holds_or_meets_a_box() {
         use rand::{Rng, SeedableRng};

@@ -17,7 +17,10 @@
 //! storing happens between levels, on as many threads as there are parts
 //! (runs of shards, [`TreeStore::insert_parts`]).
 
+use std::sync::Mutex;
+
 use super::store::StateStore;
+use crate::system::par_map;
 
 /// Largest half id a 32-bit root holds (one below 16 bits, so that no
 /// narrow root is the empty slot's marker).
@@ -235,18 +238,16 @@ impl<K: Key> Roots<K> {
             }
             true
         };
-        if n == 1 {
-            return parts
-                .into_iter()
-                .zip(groups)
-                .all(|(keys, g)| insert(g, keys));
-        }
-        std::thread::scope(|scope| {
-            let running: Vec<_> = (groups.into_iter().zip(parts))
-                .map(|(g, keys)| scope.spawn(move || insert(g, keys)))
-                .collect();
-            running.into_iter().all(|t| t.join().unwrap_or(false))
+        // Each part's shards and keys, taken by the thread that stores them.
+        let work: Vec<Mutex<Option<_>>> = (groups.into_iter().zip(parts))
+            .map(|job| Mutex::new(Some(job)))
+            .collect();
+        par_map(n, n, |p| {
+            let job = work[p].lock().unwrap_or_else(|e| e.into_inner()).take();
+            job.is_some_and(|(group, keys)| insert(group, keys))
         })
+        .into_iter()
+        .all(|stored| stored)
     }
 }
 
