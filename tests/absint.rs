@@ -417,3 +417,35 @@ fn guided_search_reaches_a_deep_rers_label() {
     assert_eq!(*l, 81);
     assert_eq!(replay(&m, witness).unwrap(), Outcome::Error(81));
 }
+
+/// The abstraction computes each state's successors on several threads;
+/// what it builds is the same on any number (RERS 2019 training problems,
+/// C and Java, with relevance, splitting and refinement rounds).
+#[test]
+fn the_abstraction_is_the_same_on_one_thread_and_on_several() {
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    for (n, ext) in [(11, "c"), (12, "java")] {
+        let path = dir.join(format!(
+            "2019/training-seq-reach/Problem{n}/Problem{n}.{ext}"
+        ));
+        let p = rigor::frontend::load(path.to_str().unwrap()).unwrap();
+        let m = Machine::compile(&p).unwrap();
+        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+        let explored = |threads| {
+            let r =
+                rigor::absint::explore_abstract_best(&p, &m, &Budget::unlimited(), threads, judge);
+            let (g, ()) = r.expect("explores");
+            (g.values, g.edges, g.expansions)
+        };
+        let one = explored(1);
+        assert!(
+            one.0.len() > 30,
+            "{}: {} states",
+            path.display(),
+            one.0.len()
+        );
+        assert_eq!(one, explored(2), "{}", path.display());
+    }
+}

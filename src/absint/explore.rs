@@ -44,6 +44,7 @@
 //! A path found here is only a candidate: it must be replayed on the engine.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Mutex;
 
 use super::analysis::state_slot;
 use super::cells::{cells, congruences, counter_writes, Cells, IRRELEVANT};
@@ -127,7 +128,7 @@ pub fn explore_abstract(
     m: &Machine,
     budget: &Budget,
 ) -> Result<AbsGraph, AbstractionError> {
-    Ok(rounds(p, m, budget, |_| (1, ()), None)?.0)
+    Ok(rounds(p, m, budget, 1, |_| (1, ()), None)?.0)
 }
 
 /// [`explore_abstract`], stopping at the first round whose result `enough`
@@ -146,7 +147,7 @@ pub fn explore_abstract_until(
     mut enough: impl FnMut(&AbsGraph) -> bool,
 ) -> Result<AbsGraph, AbstractionError> {
     let judge = |g: &AbsGraph| (usize::from(!enough(g)), ());
-    Ok(rounds(p, m, budget, judge, Some(WIDEN_AFTER_RETRY))?.0)
+    Ok(rounds(p, m, budget, 1, judge, Some(WIDEN_AFTER_RETRY))?.0)
 }
 
 /// [`explore_abstract_until`] for a caller that counts what a round leaves
@@ -159,13 +160,17 @@ pub fn explore_abstract_until(
 /// later round is not always more precise on every question (it joins
 /// differently), so the best one is kept rather than the last. The first
 /// round is tried again widening after [`WIDEN_AFTER_SECOND`] growths.
+///
+/// Each abstract state's successors are computed on up to `threads`
+/// threads (one input each in turn); the result is the same on any number.
 pub fn explore_abstract_best<T>(
     p: &Program,
     m: &Machine,
     budget: &Budget,
+    threads: usize,
     judge: impl FnMut(&AbsGraph) -> (usize, T),
 ) -> Result<(AbsGraph, T), AbstractionError> {
-    rounds(p, m, budget, judge, Some(WIDEN_AFTER_SECOND))
+    rounds(p, m, budget, threads, judge, Some(WIDEN_AFTER_SECOND))
 }
 
 /// The rounds of [`explore_abstract_best`]. `retry`: a first round that
@@ -177,11 +182,22 @@ fn rounds<T>(
     p: &Program,
     m: &Machine,
     budget: &Budget,
+    threads: usize,
     mut judge: impl FnMut(&AbsGraph) -> (usize, T),
     mut retry: Option<u32>,
 ) -> Result<(AbsGraph, T), AbstractionError> {
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
+    // Without a pool of its own (one thread, or none to be had), the
+    // successors are computed on the calling thread.
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
     // The round that left the least open so far, how much, and what the
     // caller learnt of it.
     let mut best: Option<(usize, AbsGraph, T)> = None;
@@ -198,24 +214,25 @@ fn rounds<T>(
         let step = AbstractStep::new(p, m)
             .with_congruences(cells.congruence.clone())
             .tracking(tracked.iter().copied());
-        let (g, liveness) = match explore_keyed(&cells, &step, m, budget, widen_after) {
-            Ok(done) => done,
-            Err(RoundError::Limit(why)) => return best.map(kept).ok_or(why),
-            Err(RoundError::Unsound(why)) => {
-                if best.is_none() && widen_after == WIDEN_AFTER {
-                    widen_after = WIDEN_AFTER_RETRY;
-                    continue;
+        let (g, liveness) =
+            match explore_keyed(&cells, &step, m, budget, widen_after, pool.as_ref()) {
+                Ok(done) => done,
+                Err(RoundError::Limit(why)) => return best.map(kept).ok_or(why),
+                Err(RoundError::Unsound(why)) => {
+                    if best.is_none() && widen_after == WIDEN_AFTER {
+                        widen_after = WIDEN_AFTER_RETRY;
+                        continue;
+                    }
+                    if best.is_none() && cells.relevance.is_some() {
+                        // Joining the slots relevance left out lost too much:
+                        // key on every slot instead.
+                        cells.relevance = None;
+                        widen_after = WIDEN_AFTER;
+                        continue;
+                    }
+                    return best.map(kept).ok_or(AbstractionError::Unsound(why));
                 }
-                if best.is_none() && cells.relevance.is_some() {
-                    // Joining the slots relevance left out lost too much:
-                    // key on every slot instead.
-                    cells.relevance = None;
-                    widen_after = WIDEN_AFTER;
-                    continue;
-                }
-                return best.map(kept).ok_or(AbstractionError::Unsound(why));
-            }
-        };
+            };
         let (open, learnt) = judge(&g);
         if open == 0 {
             return Ok((g, learnt));
@@ -292,6 +309,7 @@ fn explore_keyed(
     m: &Machine,
     budget: &Budget,
     widen_after: u32,
+    pool: Option<&rayon::ThreadPool>,
 ) -> Result<(AbsGraph, Liveness), RoundError> {
     let width = m.layout().state_width as usize;
     let mut live = Liveness::default();
@@ -326,69 +344,31 @@ fn explore_keyed(
         }
         let mut edges = Vec::new();
         let mut succ = Vec::new();
-        let mut read_by_errors = vec![false; width];
-        let mut targets_of: FxHashMap<AbsState, Vec<StateId>> = FxHashMap::default();
-        for input in 0..g.inputs.len() {
-            let from = g.values[s as usize].clone();
-            let mut posts = Vec::new();
-            let steps = step
-                .step_written(&from, input)
-                .map_err(RoundError::Unsound)?;
-            for (outcome, post, written) in steps {
-                match outcome {
-                    Outcome::Error(_) | Outcome::Blocked => {
-                        if let (Outcome::Error(_), Some(r)) = (outcome, &cells.relevance) {
-                            let rel = r.relevant(&post);
-                            for k in 0..width {
-                                read_by_errors[k] |= rel[k] && !written[k];
-                            }
-                        }
-                        posts.push((outcome, None, written))
-                    }
-                    _ => posts.push((outcome, Some(post), written)),
-                }
-            }
-            for (outcome, post, written) in posts {
+        let from = g.values[s as usize].clone();
+        let Successors {
+            by_input,
+            groups,
+            read_by_errors,
+        } = successors(cells, step, &from, g.inputs.len(), pool)?;
+        // Many inputs lead to one successor (the invalid ones leave the
+        // state as it was): it is joined once, its targets kept for the
+        // others.
+        let mut groups: Vec<Option<Vec<Group>>> = groups.into_iter().map(Some).collect();
+        let mut targets_of: Vec<Vec<StateId>> = vec![Vec::new(); groups.len()];
+        for (input, steps) in by_input.iter().enumerate() {
+            for (outcome, written, post) in steps {
                 let edge = |target| AbsEdge {
                     input: input as u16,
                     packed: outcome.pack(),
                     target,
                 };
-                let Some(post) = post else {
+                let Some(at) = *post else {
                     edges.push(edge(NO_STATE));
                     continue;
                 };
-                // Many inputs leave the state as it was (invalid ones):
-                // split, key and join each distinct successor once.
-                if let Some(targets) = targets_of.get(&post) {
-                    for &target in targets {
-                        succ.push((target, written.clone()));
-                        edges.push(edge(target));
-                    }
-                    continue;
-                }
-                let mut targets = Vec::new();
-                // The pieces of one key are joined first, one target each: a
-                // successor split into 200 pieces of one key (the stale
-                // slots split too) is one growth of its state, not 199.
-                let mut groups: Vec<(Vec<i64>, Vec<Vec<i64>>, AbsState)> = Vec::new();
-                let mut group_of: FxHashMap<Vec<i64>, usize> = FxHashMap::default();
-                for piece in cells.split(post.clone(), MAX_SPLIT) {
-                    let (key, coarse) = cells.keys(&piece);
-                    if let Some(&i) = group_of.get(&key) {
-                        let (_, origins, joined) = &mut groups[i];
-                        for (a, b) in joined.iter_mut().zip(&piece) {
-                            *a = a.join(*b);
-                        }
-                        origins.extend(coarse);
-                    } else {
-                        group_of.insert(key.clone(), groups.len());
-                        groups.push((key, coarse.into_iter().collect(), piece));
-                    }
-                }
-                for (key, coarse, post) in groups {
-                    let target = {
-                        match index.get(&key) {
+                if let Some(pieces) = groups[at].take() {
+                    for (key, coarse, post) in pieces {
+                        let target = match index.get(&key) {
                             Some(&t) => {
                                 let old = &g.values[t as usize];
                                 let mut joined: AbsState =
@@ -427,13 +407,14 @@ fn explore_keyed(
                                 queue.push_back(t);
                                 t
                             }
-                        }
-                    };
-                    targets.push(target);
+                        };
+                        targets_of[at].push(target);
+                    }
+                }
+                for &target in &targets_of[at] {
                     succ.push((target, written.clone()));
                     edges.push(edge(target));
                 }
-                targets_of.insert(post, targets);
             }
         }
         edges.sort_unstable();
@@ -447,6 +428,176 @@ fn explore_keyed(
     g.cells = cells.clone();
     g.index = index;
     Ok((g, live))
+}
+
+/// A successor's pieces of one key, joined: the key, the relevance keys
+/// of the pieces joined in, and their hull.
+type Group = (Vec<i64>, Vec<Vec<i64>>, AbsState);
+
+/// One step from an abstract state: its outcome, the slots it overwrote,
+/// and its successor if it goes on (an index into [`Successors::groups`]).
+type Step = (Outcome, Vec<bool>, Option<usize>);
+
+/// Every input's step from one abstract state.
+struct Successors {
+    /// Per input, its steps.
+    by_input: Vec<Vec<Step>>,
+    /// Per distinct successor, in the order first met: its groups.
+    groups: Vec<Vec<Group>>,
+    /// The slots the checks of the error steps read and the step did not
+    /// overwrite.
+    read_by_errors: Vec<bool>,
+}
+
+/// The steps from `from` on each of `inputs`, each distinct successor split
+/// and keyed ([`grouped`]): the part of an expansion that depends on
+/// nothing but `from`, the inputs taken in turn by `pool`'s threads.
+fn successors(
+    cells: &Cells,
+    step: &AbstractStep,
+    from: &AbsState,
+    inputs: usize,
+    pool: Option<&rayon::ThreadPool>,
+) -> Result<Successors, RoundError> {
+    // One step's outcome, the slots it overwrote, the slots its error
+    // check reads, and the number of its successor among those claimed
+    // (with the successor's groups if this step was the first to claim
+    // it).
+    type Stepped = (
+        Outcome,
+        Vec<bool>,
+        Option<Vec<bool>>,
+        Option<(usize, Option<Vec<Group>>)>,
+    );
+    // Many inputs lead to one successor (the invalid ones leave the state
+    // as it was): the first thread to meet it splits and keys it.
+    let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
+    let stepped = each_input(pool, inputs, |input| -> Result<Vec<Stepped>, Unsound> {
+        let steps = step.step_written(from, input)?;
+        let each = |(outcome, post, written): (Outcome, AbsState, Vec<bool>)| {
+            let (rel, claim) = match outcome {
+                Outcome::Error(_) => (cells.relevance.as_ref().map(|r| r.relevant(&post)), None),
+                Outcome::Blocked => (None, None),
+                _ => {
+                    let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());
+                    let next = claimed.len();
+                    let (at, first) = match claimed.get(&post) {
+                        Some(&at) => (at, false),
+                        None => (*claimed.entry(post.clone()).or_insert(next), true),
+                    };
+                    drop(claimed);
+                    (None, Some((at, first.then(|| grouped(cells, &post)))))
+                }
+            };
+            (outcome, written, rel, claim)
+        };
+        Ok(steps.into_iter().map(each).collect())
+    });
+    let mut read_by_errors = vec![false; from.len()];
+    let mut claimed_groups: Vec<Option<Vec<Group>>> = Vec::new();
+    let mut all = Vec::with_capacity(inputs);
+    for steps in stepped {
+        let steps = steps.map_err(RoundError::Unsound)?;
+        let mut these = Vec::with_capacity(steps.len());
+        for (outcome, written, rel, claim) in steps {
+            if let Some(rel) = rel {
+                for (k, read) in read_by_errors.iter_mut().enumerate() {
+                    *read |= rel[k] && !written[k];
+                }
+            }
+            let at = claim.map(|(at, grouped)| {
+                if let Some(g) = grouped {
+                    claimed_groups.resize_with(claimed_groups.len().max(at + 1), || None);
+                    claimed_groups[at] = Some(g);
+                }
+                at
+            });
+            these.push((outcome, written, at));
+        }
+        all.push(these);
+    }
+    // The successors numbered in the order first met, input by input, as
+    // on one thread.
+    let mut groups: Vec<Vec<Group>> = Vec::new();
+    let mut number_of: Vec<Option<usize>> = vec![None; claimed_groups.len()];
+    let mut number = |at: usize| {
+        *number_of[at].get_or_insert_with(|| {
+            let g = claimed_groups[at].take();
+            groups.push(g.expect("every successor is claimed once"));
+            groups.len() - 1
+        })
+    };
+    let by_input = (all.into_iter())
+        .map(|these| {
+            (these.into_iter())
+                .map(|(outcome, written, at)| (outcome, written, at.map(&mut number)))
+                .collect()
+        })
+        .collect();
+    Ok(Successors {
+        by_input,
+        groups,
+        read_by_errors,
+    })
+}
+
+/// `(0..inputs).map(f)`, on `pool`'s threads if there is one.
+fn each_input<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    inputs: usize,
+    f: impl Fn(usize) -> T + Sync + Send,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    match pool {
+        Some(pool) => pool.install(|| (0..inputs).into_par_iter().map(f).collect()),
+        None => (0..inputs).map(f).collect(),
+    }
+}
+
+/// `post` split along the cells into at most [`MAX_SPLIT`] pieces, keyed,
+/// and grouped by key ([`group`]).
+fn grouped(cells: &Cells, post: &AbsState) -> Vec<Group> {
+    let mut groups = Vec::new();
+    let mut group_of = FxHashMap::default();
+    for piece in cells.split(post.clone(), MAX_SPLIT) {
+        let (key, coarse) = cells.keys(&piece);
+        group(&mut groups, &mut group_of, piece, key, coarse);
+    }
+    // Pieces of one key often have one relevance key too: each is added
+    // to the target's origins once.
+    for (_, origins, _) in &mut groups {
+        origins.sort_unstable();
+        origins.dedup();
+    }
+    groups
+}
+
+/// Adds a piece of a successor, with its `key` and relevance key `coarse`,
+/// to the successor's `groups`: the pieces of one key are
+/// joined first, one group each, so that a successor split into 200 pieces
+/// of one key (the stale slots split too) is one growth of its state, not
+/// 199.
+fn group(
+    groups: &mut Vec<Group>,
+    group_of: &mut FxHashMap<Vec<i64>, usize>,
+    piece: AbsState,
+    key: Vec<i64>,
+    coarse: Option<Vec<i64>>,
+) {
+    match group_of.entry(key) {
+        std::collections::hash_map::Entry::Occupied(i) => {
+            let (_, origins, joined) = &mut groups[*i.get()];
+            for (a, b) in joined.iter_mut().zip(&piece) {
+                *a = a.join(*b);
+            }
+            origins.extend(coarse);
+        }
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            let key = slot.key().clone();
+            slot.insert(groups.len());
+            groups.push((key, coarse.into_iter().collect(), piece));
+        }
+    }
 }
 
 /// Learns, from one round's abstraction, the slots each state's future
@@ -542,7 +693,8 @@ mod tests {
         let cells = cells(&p, &m);
         assert!(cells.relevance.is_some());
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
-        let (first, _) = explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER).expect("explores");
+        let (first, _) =
+            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None).expect("explores");
         assert_eq!(first.error_labels(), [0, 1, 2]);
         // Refined: s is kept in mode 2, and only the reachable labels remain.
         let g = explore_abstract(&p, &m, &limits).expect("explores");
@@ -558,7 +710,7 @@ mod tests {
         // open: the second round is the best, and it is what comes back.
         let mut sizes = Vec::new();
         let mut script = [3usize, 1, 2].into_iter();
-        let (g, ()) = explore_abstract_best(&p, &m, &limits, |g| {
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, 2, |g| {
             sizes.push(g.error_labels());
             (script.next().unwrap_or(5), ())
         })
@@ -571,7 +723,7 @@ mod tests {
         );
         // A round that leaves nothing open ends the rounds at once.
         let mut rounds = 0;
-        let (g, learnt) = explore_abstract_best(&p, &m, &limits, |_| {
+        let (g, learnt) = explore_abstract_best(&p, &m, &limits, 2, |_| {
             rounds += 1;
             (0, rounds)
         })
@@ -581,8 +733,29 @@ mod tests {
         // Counting the labels whose abstract path does not replay: the
         // refined round leaves none, and only the reachable labels remain.
         let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
-        let (g, ()) = explore_abstract_best(&p, &m, &limits, judge).expect("explores");
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, 2, judge).expect("explores");
         assert_eq!(g.error_labels(), [1, 2]);
+    }
+
+    #[test]
+    fn the_abstraction_is_the_same_on_any_number_of_threads() {
+        for problem in [
+            "reach-modes/Problem909.c",
+            "reach-arith/Problem902.c",
+            "reach-invalid/Problem904.c",
+        ] {
+            let (p, m) = bundled(problem);
+            let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+            let explored = |threads| {
+                let r = explore_abstract_best(&p, &m, &Budget::unlimited(), threads, judge);
+                let (g, ()) = r.expect("explores");
+                (g.values, g.edges, g.expansions)
+            };
+            let one = explored(1);
+            assert!(one.0.len() > 1, "{problem}");
+            assert_eq!(one, explored(2), "{problem}");
+            assert_eq!(one, explored(3), "{problem}");
+        }
     }
 
     #[test]

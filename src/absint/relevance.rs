@@ -355,12 +355,14 @@ impl Relevance {
         let key = self.memo_key(s);
         // A poisoned lock only means another thread panicked mid-insert:
         // the memo is a cache, so start it afresh.
-        let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(rel) = memo.get(&key) {
+        let lock = || self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rel) = lock().get(&key) {
             self.remembered.fetch_add(1, Ordering::Relaxed);
             return rel.clone();
         }
+        // Computed without the lock, so that other threads may ask.
         let rel = self.compute(s);
+        let mut memo = lock();
         if memo.len() >= MEMO_LIMIT {
             memo.clear();
         }

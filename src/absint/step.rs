@@ -16,7 +16,7 @@
 //! step returns an error and the abstraction is abandoned: it never answers
 //! around a fault.
 
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
@@ -59,7 +59,7 @@ pub struct AbstractStep<'a> {
     /// Assigned expressions to watch (by address), see [`AbstractStep::fired`].
     tracked: FxHashSet<usize>,
     /// The tracked assignments some run has executed.
-    fired: RefCell<FxHashSet<usize>>,
+    fired: Mutex<FxHashSet<usize>>,
     /// The expressions (by address) that contain a call: evaluating them
     /// runs a function, which may split the run and end the step.
     with_calls: FxHashSet<usize>,
@@ -155,7 +155,7 @@ impl<'a> AbstractStep<'a> {
             n_temps,
             congruence: Vec::new(),
             tracked: FxHashSet::default(),
-            fired: RefCell::default(),
+            fired: Mutex::default(),
             with_calls,
         }
     }
@@ -171,7 +171,7 @@ impl<'a> AbstractStep<'a> {
     /// step so far executed on some run. Every assignment a concrete step
     /// from a state inside the explored ones executes is among them.
     pub fn fired(&self) -> FxHashSet<usize> {
-        self.fired.borrow().clone()
+        self.fired.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The same step, told that every reachable value of state slot `s` is
@@ -305,7 +305,7 @@ impl<'a> AbstractStep<'a> {
             Stmt::Assign(place, e, loc) => {
                 let at = e as *const Expr as usize;
                 if self.tracked.contains(&at) {
-                    self.fired.borrow_mut().insert(at);
+                    (self.fired.lock().unwrap_or_else(|e| e.into_inner())).insert(at);
                 }
                 if !self.has_call(e) {
                     // One run, one value (as `values` would say, without

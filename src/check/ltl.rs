@@ -134,7 +134,7 @@ fn abstraction(
             .count();
         (open, verdicts)
     };
-    let (g, verdicts) = match crate::absint::explore_abstract_best(p, m, &limits, judge) {
+    let (g, verdicts) = match crate::absint::explore_abstract_best(p, m, &limits, threads, judge) {
         Ok(kept) => kept,
         Err(why) => {
             report.note = Some(why.to_string());

@@ -326,7 +326,8 @@ pub fn solve_program(
         let share = crate::absint::share_of(budget);
         // Rounds go on while a label's abstract path does not replay.
         let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
-        match crate::absint::explore_abstract_best(&p, &m, &share, judge) {
+        let threads = (opts.threads).unwrap_or_else(crate::explore::levels::all_cores);
+        match crate::absint::explore_abstract_best(&p, &m, &share, threads, judge) {
             Ok((g, ())) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
         }
