@@ -23,7 +23,8 @@ pub struct Args {
     /// Print a JSON report instead of the CSV.
     #[arg(long)]
     pub json: bool,
-    /// Threads checking properties in parallel (default: all cores).
+    /// Threads checking properties in parallel and computing the interval
+    /// abstraction's steps (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Check the explored graph itself, not its trace quotient (slower; for

@@ -44,9 +44,9 @@ pub struct Args {
     /// certificate first.
     #[arg(long)]
     pub no_certify: bool,
-    /// Threads of the breadth-first search (default: all cores). The
-    /// answers, the state count and the witnesses are the same for any
-    /// number. With `--processes` or `--process`: worker threads in each
+    /// Threads of the breadth-first search and of the interval
+    /// abstraction (default: all cores). The answers, the state count and
+    /// the witnesses are the same for any number. With `--processes` or `--process`: worker threads in each
     /// process (default 1, the same in every process).
     #[arg(long)]
     pub threads: Option<usize>,
