@@ -344,12 +344,11 @@ fn explore_keyed(
         }
         let mut edges = Vec::new();
         let mut succ = Vec::new();
-        let from = g.values[s as usize].clone();
         let Successors {
             by_input,
             groups,
             read_by_errors,
-        } = successors(cells, step, &from, g.inputs.len(), pool)?;
+        } = successors(cells, step, &g.values[s as usize], g.inputs.len(), pool)?;
         // Many inputs lead to one successor (the invalid ones leave the
         // state as it was): it is joined once, its targets kept for the
         // others.
