@@ -45,6 +45,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use super::analysis::state_slot;
 use super::cells::{cells, congruences, counter_writes, Cells, IRRELEVANT};
@@ -110,6 +111,17 @@ pub enum AbstractionError {
     /// More abstract states than the budget allows.
     #[error("more than {0} abstract states")]
     TooManyStates(u64),
+    /// A round queued more states than it could expand in the time left,
+    /// at the pace it had kept so far.
+    #[error(
+        "the abstraction could not finish in time: {queued} abstract states queued after {expanded} expansions"
+    )]
+    OutOfReach {
+        /// The states waiting for their first or next expansion.
+        queued: u64,
+        /// The expansions done so far.
+        expanded: u64,
+    },
 }
 
 /// Most rounds of [`refine`]: each explores the abstraction again.
@@ -334,12 +346,20 @@ fn explore_keyed(
     growth.push(0);
     queued.push(true);
     queue.push_back(0);
+    let started = Instant::now();
     while let Some(s) = queue.pop_front() {
         queued[s as usize] = false;
         g.expansions += 1;
         if g.expansions.is_multiple_of(256) {
             if let Some(why) = budget.spent_time_or_memory() {
                 return Err(RoundError::Limit(AbstractionError::Limit(why)));
+            }
+            let (queued, expanded) = (queue.len(), g.expansions);
+            if budget.out_of_reach(queued, expanded, started.elapsed()) {
+                return Err(RoundError::Limit(AbstractionError::OutOfReach {
+                    queued: queued as u64,
+                    expanded,
+                }));
             }
         }
         let mut edges = Vec::new();

@@ -61,6 +61,11 @@ impl Cancel {
     }
 }
 
+/// How many times over the steps the time left allows, at the pace so
+/// far, the steps still pending must be before [`Budget::out_of_reach`]
+/// gives up.
+pub const OUT_OF_REACH_MARGIN: f64 = 2.0;
+
 /// The resources one run, or one stage of a run, may use.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
@@ -138,6 +143,22 @@ impl Budget {
             })
         });
         resident_ok && address_ok
+    }
+
+    /// Whether work that did `done` steps in `elapsed` and has at least
+    /// `pending` steps left cannot finish before the deadline at the same
+    /// pace, with a margin: `pending` is over [`OUT_OF_REACH_MARGIN`] times
+    /// the steps the time left allows. Never before a second has passed
+    /// (the pace is not known yet), nor without a deadline.
+    pub fn out_of_reach(&self, pending: usize, done: u64, elapsed: Duration) -> bool {
+        let (Some(left), secs) = (self.remaining(), elapsed.as_secs_f64()) else {
+            return false;
+        };
+        if secs < 1.0 || done == 0 {
+            return false;
+        }
+        let pace = done as f64 / secs;
+        pending as f64 > OUT_OF_REACH_MARGIN * pace * left.as_secs_f64()
     }
 
     /// [`Budget::spent`] without the state limit: the deadline, the memory
@@ -235,6 +256,23 @@ pub fn total_memory() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn work_is_out_of_reach_only_when_its_pending_steps_exceed_the_time_left() {
+        let b = Budget::unlimited().with_timeout(Duration::from_secs(100));
+        let ten_secs = Duration::from_secs(10);
+        // 100 steps a second, about 100 s left: 20,000 steps at most.
+        assert!(!b.out_of_reach(15_000, 1_000, ten_secs));
+        assert!(b.out_of_reach(25_000, 1_000, ten_secs));
+        // The pace is not known before a second, nor without a step.
+        assert!(!b.out_of_reach(25_000, 1_000, Duration::from_millis(500)));
+        assert!(!b.out_of_reach(25_000, 0, ten_secs));
+        // Without a deadline nothing is out of reach.
+        assert!(!Budget::unlimited().out_of_reach(usize::MAX, 1, ten_secs));
+        // Past the deadline, any pending step is.
+        let past = Budget::unlimited().with_timeout(Duration::ZERO);
+        assert!(past.out_of_reach(1, 1_000, ten_secs));
+    }
 
     #[test]
     fn limits_stop_in_order() {
