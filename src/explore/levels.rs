@@ -170,43 +170,63 @@ impl<S: System> Level<'_, S> {
 }
 
 /// The new states of a level in key order: the candidates of one part
-/// (from every worker) whose parent is below `cutoff`, each root once
-/// with its least key. The lists are freed as they are read.
+/// (from every worker, each list in key order) whose parent is below
+/// `cutoff`, each root once with its least key, that is at its first
+/// occurrence in key order.
 fn new_states(lists: Vec<Vec<Candidate>>, cutoff: u64) -> Vec<(u64, Root)> {
-    let mut all: Vec<Candidate> = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-    for list in lists {
-        all.extend(list.into_iter().filter(|&(_, key)| key < cutoff));
-    }
-    all.sort_unstable();
-    all.dedup_by_key(|c| c.0);
-    for c in &mut all {
-        *c = (c.1, c.0);
-    }
-    all.sort_unstable();
-    all
+    let n = lists.iter().map(Vec::len).sum();
+    let mut seen: FxHashSet<Root> = FxHashSet::with_capacity_and_hasher(n, Default::default());
+    let mut out = Vec::with_capacity(n);
+    let slices: Vec<&[Candidate]> = lists.iter().map(Vec::as_slice).collect();
+    merge_by_key(
+        &slices,
+        |c| c.1,
+        |(root, key)| {
+            if key < cutoff && seen.insert(root) {
+                out.push((key, root));
+            }
+        },
+    );
+    out
 }
 
-/// Visits the entries of lists sorted by key, in key order.
-fn merge_sorted(lists: &[Vec<(u64, Root)>], mut visit: impl FnMut(u64, Root)) {
-    let mut heads: Vec<&[(u64, Root)]> = lists.iter().map(Vec::as_slice).collect();
+/// Visits the entries of lists each sorted by `key`, in key order (the
+/// lists' keys are distinct).
+fn merge_by_key<T: Copy>(lists: &[&[T]], key: impl Fn(&T) -> u64, mut visit: impl FnMut(T)) {
+    let mut heads: Vec<&[T]> = lists.to_vec();
     heads.retain(|h| !h.is_empty());
-    while let Some((k, _)) = (heads.iter().enumerate()).min_by_key(|(_, h)| h[0].0) {
+    while heads.len() > 2 {
+        let k = (0..heads.len())
+            .min_by_key(|&j| key(&heads[j][0]))
+            .unwrap_or(0);
         // Every entry of the least list below the others' least key, in
         // one run.
-        let bound = (heads.iter().enumerate())
-            .filter(|&(j, _)| j != k)
-            .map(|(_, h)| h[0].0)
+        let bound = (0..heads.len())
+            .filter(|&j| j != k)
+            .map(|j| key(&heads[j][0]))
             .min()
             .unwrap_or(u64::MAX);
-        let run = heads[k].iter().take_while(|e| e.0 < bound).count();
-        for &(key, root) in &heads[k][..run] {
-            visit(key, root);
-        }
+        let run = heads[k].iter().take_while(|e| key(e) < bound).count();
+        heads[k][..run].iter().for_each(|&e| visit(e));
         heads[k] = &heads[k][run..];
         if heads[k].is_empty() {
             heads.swap_remove(k);
         }
     }
+    // Two lists, then one: a plain merge.
+    if let [mut a, mut b] = heads[..] {
+        while let (Some(x), Some(y)) = (a.first(), b.first()) {
+            if key(x) < key(y) {
+                visit(*x);
+                a = &a[1..];
+            } else {
+                visit(*y);
+                b = &b[1..];
+            }
+        }
+        heads = vec![a, b];
+    }
+    heads.iter().flat_map(|h| h.iter()).for_each(|&e| visit(e));
 }
 
 /// The number of threads the machine runs at once.
@@ -395,11 +415,16 @@ pub fn explore_in_rounds<S: System + Sync>(
         }
         let stored = store.insert_parts(lists.iter().map(|l| l.iter().map(|e| e.1)).collect());
         let mut children = vec![0u8; (last - round.start) as usize];
-        merge_sorted(&lists, |key, root| {
-            next_frontier.push(root);
-            parents.discovered((key % n) as u8);
-            children[(key / n) as usize - round.start as usize] += 1;
-        });
+        let slices: Vec<&[(u64, Root)]> = lists.iter().map(Vec::as_slice).collect();
+        merge_by_key(
+            &slices,
+            |e| e.0,
+            |(key, root)| {
+                next_frontier.push(root);
+                parents.discovered((key % n) as u8);
+                children[(key / n) as usize - round.start as usize] += 1;
+            },
+        );
         drop(lists);
         if !stored || !parents.count(&children) {
             stopped = Some(StopReason::MemoryLimit);
@@ -472,6 +497,16 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     #[test]
+    fn new_states_keep_each_root_once_with_its_least_key_below_the_cutoff() {
+        let lists = vec![
+            vec![(7, 1), (5, 4), (9, 8), (6, 30)],
+            vec![(5, 2), (7, 3), (6, 9), (8, 31)],
+            vec![(5, 0), (8, 40)],
+        ];
+        assert_eq!(new_states(lists, 30), vec![(0, 5), (1, 7), (8, 9), (9, 6)]);
+    }
+
+    #[test]
     fn merging_visits_every_entry_in_key_order() {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
         for lists in 0..5 {
@@ -483,7 +518,8 @@ mod tests {
                 parts[rng.random_range(0..lists.max(1))].push((k, k * 3));
             }
             let mut seen = Vec::new();
-            merge_sorted(&parts[..lists], |k, r| seen.push((k, r)));
+            let slices: Vec<&[(u64, Root)]> = parts[..lists].iter().map(Vec::as_slice).collect();
+            merge_by_key(&slices, |e| e.0, |e| seen.push(e));
             let want: Vec<(u64, Root)> = if lists == 0 {
                 Vec::new()
             } else {
