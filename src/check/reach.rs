@@ -311,8 +311,14 @@ pub fn solve_program(
     opts: &ReachOptions,
 ) -> Result<ReachReport, InputError> {
     let m = Machine::compile(&p)?;
-    if let Some(log) = &opts.seed_log {
-        let seeds = crate::abbadingo::read(log)?.input_sequences(&m)?;
+    // A seeded search, or one without the abstraction, needs the program no
+    // more: its memory goes back before the search takes its own.
+    if opts.seed_log.is_some() || !opts.abstraction {
+        let seeds = match &opts.seed_log {
+            Some(log) => crate::abbadingo::read(log)?.input_sequences(&m)?,
+            None => Vec::new(),
+        };
+        drop(p);
         return Ok(check(
             &m,
             path,
@@ -322,18 +328,15 @@ pub fn solve_program(
     }
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
-    let (abstraction, note) = if opts.abstraction {
-        let share = crate::absint::share_of(budget);
-        // Rounds go on while a label's abstract path does not replay.
-        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
-        let threads = (opts.threads).unwrap_or_else(crate::explore::levels::all_cores);
+    let share = crate::absint::share_of(budget);
+    // Rounds go on while a label's abstract path does not replay.
+    let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+    let threads = (opts.threads).unwrap_or_else(crate::explore::levels::all_cores);
+    let (abstraction, note) =
         match crate::absint::explore_abstract_best(&p, &m, &share, threads, judge) {
             Ok((g, ())) => (Some(g), None),
             Err(why) => (None, Some(why.to_string())),
-        }
-    } else {
-        (None, None)
-    };
+        };
     let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
     let search = search_options(opts, m.inputs(), Vec::new());
     // The witnesses the abstraction points at, before the check takes the
