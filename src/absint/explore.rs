@@ -206,6 +206,8 @@ fn rounds<T>(
         .then(|| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
+                // The step is interpreted by recursion on its nesting.
+                .stack_size(crate::system::memory::deep_stack(threads))
                 .build()
                 .ok()
         })

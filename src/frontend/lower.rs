@@ -11,18 +11,6 @@ use crate::source::{Diagnostic, Location};
 /// Result of a lowering step.
 pub type Result<T> = std::result::Result<T, FrontendError>;
 
-/// Stack size for the parsing and lowering thread: generated `else if`
-/// chains nest thousands deep.
-const LOWER_STACK: usize = 1 << 30;
-
-/// [`LOWER_STACK`], or a quarter of a hard address-space limit if that is
-/// less (the stack is address space, and under `ulimit -v` the run needs
-/// the rest for its tables).
-fn lower_stack() -> usize {
-    let limit = crate::system::memory::address_space_limit();
-    limit.map_or(LOWER_STACK, |l| LOWER_STACK.min((l / 4) as usize))
-}
-
 /// Runs `lower` on a thread with a big stack; a failure to start it, or a
 /// panic in it, is an internal error of `path`.
 pub fn on_big_stack<T: Send + 'static>(
@@ -35,7 +23,7 @@ pub fn on_big_stack<T: Send + 'static>(
         message,
     };
     let handle = std::thread::Builder::new()
-        .stack_size(lower_stack())
+        .stack_size(crate::system::memory::deep_stack(1))
         .spawn(lower)
         .map_err(|e| internal(format!("cannot start the {what} thread: {e}")))?;
     handle

@@ -96,6 +96,20 @@ unsafe impl GlobalAlloc for Reserve {
     }
 }
 
+/// Stack for the threads that walk a program's syntax or interpret its
+/// step: generated `else if` chains nest thousands deep.
+const DEEP_STACK: usize = 1 << 30;
+
+/// The stack of each of `threads` threads that walk deeply nested code:
+/// [`DEEP_STACK`], or their share of a quarter of a hard address-space
+/// limit if that is less (a stack is address space, and under `ulimit -v`
+/// the run needs the rest for its tables).
+pub fn deep_stack(threads: usize) -> usize {
+    let quarter = address_space_limit().map_or(u64::MAX, |l| l / 4);
+    let share = quarter / threads.max(1) as u64;
+    DEEP_STACK.min(usize::try_from(share).unwrap_or(usize::MAX))
+}
+
 /// The process's address-space limit (`ulimit -v`) in bytes, if it has one.
 pub fn address_space_limit() -> Option<u64> {
     // SAFETY: getrlimit only writes the struct it is given.
@@ -146,6 +160,16 @@ pub fn address_space_used() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_stacks_share_at_most_a_quarter_of_the_address_space() {
+        let one = deep_stack(1);
+        assert!(one > 8 << 20 && one <= DEEP_STACK);
+        assert!(deep_stack(4) <= one && deep_stack(0) == one);
+        if let Some(limit) = address_space_limit() {
+            assert!(deep_stack(2) as u64 * 2 <= limit / 4);
+        }
+    }
 
     #[test]
     fn arenas_keep_to_an_eighth_of_the_limit_and_to_the_cores() {
