@@ -20,9 +20,17 @@ fn covers(g: &AbsGraph, s: usize, c: &[i32]) -> bool {
 }
 
 /// Whether an abstract state among `holders` has an edge for the concrete
-/// step `--i/o--> next`. A blocked step (`exit`, `abort`, a failed
+/// step `c --i/o--> next`. A blocked step (`exit`, `abort`, a failed
 /// assumption) has no successor: the abstraction drops it, nothing to match.
-fn step_matched(g: &AbsGraph, holders: &[usize], i: usize, o: Outcome, next: &[i32]) -> bool {
+/// An invalid edge without a target says the step stored nothing: it
+/// matches only a step that left the state as it was.
+fn step_matched(
+    g: &AbsGraph,
+    holders: &[usize],
+    (c, i): (&[i32], usize),
+    o: Outcome,
+    next: &[i32],
+) -> bool {
     o == Outcome::Blocked
         || holders.iter().any(|&s| {
             g.edges[s].iter().any(|e| {
@@ -30,7 +38,8 @@ fn step_matched(g: &AbsGraph, holders: &[usize], i: usize, o: Outcome, next: &[i
                     && e.outcome() == o
                     && match o {
                         Outcome::Error(_) | Outcome::Blocked => e.target == NO_STATE,
-                        _ => covers(g, e.target as usize, next),
+                        Outcome::Invalid if e.target == NO_STATE => next == c,
+                        _ => e.target != NO_STATE && covers(g, e.target as usize, next),
                     }
             })
         })
@@ -59,7 +68,7 @@ fn check_simulation(path: &str, max: usize) -> usize {
             let Ok(o) = m.step(&mut scratch, &c, i, &mut next) else {
                 continue;
             };
-            let matched = step_matched(&g, &holders, i, o, &next);
+            let matched = step_matched(&g, &holders, (&c, i), o, &next);
             assert!(
                 matched,
                 "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"
@@ -103,7 +112,7 @@ fn check_random_runs_of(p: &rigor::ir::Program, path: &str, runs: usize, len: us
                     continue;
                 };
                 checked += 1;
-                let matched = step_matched(&g, &holders, i, o, &next);
+                let matched = step_matched(&g, &holders, (&c, i), o, &next);
                 assert!(
                     matched,
                     "{path}: step {c:?} --{i}/{o:?}--> {next:?} not matched"

@@ -3,7 +3,8 @@
 //! - The abstraction's certificates of the properties it proves are
 //!   accepted, and every claimed property holds by a complete exploration.
 //! - Planted corruptions are rejected: a violated property claimed, an
-//!   edge a reachable step needs removed, an edge sent to another region.
+//!   edge a reachable step needs removed, an edge sent to another region,
+//!   an invalid step that stores something said to change nothing.
 //! - On small generated programs, a claim the checker accepts is a property
 //!   the explicit check proves (and many false claims are rejected).
 
@@ -133,6 +134,71 @@ fn every_property_of_2012_problem15_is_answered_by_the_abstraction() {
             None => panic!("{} unknown: {:?}", v.formula, v.note),
         }
     }
+}
+
+/// 2012 P13 declares no input A: every step on A is invalid and stores
+/// nothing, so it ends the run (2012 programs let only invalid inputs
+/// that change the state go on). The abstraction's edges say so
+/// (`unchanged`), which proves the six properties about A, each certified;
+/// an `invalid` edge turned into `unchanged` where the step stores
+/// something is rejected.
+#[test]
+fn invalid_inputs_that_store_nothing_end_the_run() {
+    use rigor::certificate::EdgeStep;
+    let Some(rers) = common::rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    let program = rers.join("2012/Problem13.c");
+    let program = program.to_str().unwrap();
+    let props = rers.join("2012/properties13.txt");
+    let r = ltl(program, props.to_str().unwrap(), true);
+    assert_eq!(r.verdicts.len(), 100);
+    for v in &r.verdicts {
+        match v.verdict {
+            Some(true) => assert_eq!(v.certified, Some(true), "{}", v.formula),
+            Some(false) => assert!(v.counterexample.is_some(), "{}", v.formula),
+            None => panic!("{} unknown: {:?}", v.formula, v.note),
+        }
+    }
+    let cert = r.certificate.expect("a certificate");
+    let steps = |s: &EdgeStep| {
+        cert.regions
+            .iter()
+            .flat_map(|r| &r.edges)
+            .filter(|e| e.step == *s)
+            .count()
+    };
+    assert!(steps(&EdgeStep::Unchanged) > 0);
+    // Each region's `invalid` edges made `unchanged`, one region at a time:
+    // where a step stores something, the region's consecution fails.
+    let mut rejected = 0;
+    for k in 0..cert.regions.len() {
+        let mut bad = cert.clone();
+        let mut changed = false;
+        for e in &mut bad.regions[k].edges {
+            if e.step == EdgeStep::Invalid {
+                e.step = EdgeStep::Unchanged;
+                e.target = k;
+                changed = true;
+            }
+        }
+        if !changed {
+            continue;
+        }
+        match check(program, &bad) {
+            Ok(_) => {}
+            Err(CheckError::Fails {
+                obligation: Obligation::Consecution(r),
+                ..
+            }) if r == k => rejected += 1,
+            Err(e) => panic!("region {k}: {e}"),
+        }
+        if rejected >= 3 {
+            break;
+        }
+    }
+    assert!(rejected > 0, "no `invalid` edge of a storing step");
 }
 
 #[test]

@@ -74,25 +74,35 @@ pub fn certificate(
                     bounds.push(Bound::Range(v.clone(), x.lo, x.hi));
                 }
             }
+            // An invalid input that stored nothing stays in this region.
             let mut next: Vec<usize> = (g.edges[s].iter())
-                .filter(|e| e.target != NO_STATE)
-                .map(|e| e.target as usize)
+                .filter_map(|e| match (e.outcome(), e.target) {
+                    (Outcome::Invalid, NO_STATE) => Some(s),
+                    (_, NO_STATE) => None,
+                    (_, t) => Some(t as usize),
+                })
                 .collect();
             next.sort_unstable();
             next.dedup();
             let mut edges: Vec<Edge> = Vec::new();
             if !holds.is_empty() {
-                for e in g.edges[s].iter().filter(|e| e.target != NO_STATE) {
-                    let step = match e.outcome() {
-                        Outcome::Output(k) => EdgeStep::Output(g.outputs[k as usize].clone()),
-                        Outcome::Silent => EdgeStep::Silent,
-                        Outcome::Invalid => EdgeStep::Invalid,
-                        Outcome::Error(_) | Outcome::Blocked => continue,
+                for e in &g.edges[s] {
+                    let (step, target) = match (e.outcome(), e.target) {
+                        (Outcome::Error(_) | Outcome::Blocked, _) => continue,
+                        // An invalid input that stored nothing: the state
+                        // stays in this region.
+                        (Outcome::Invalid, NO_STATE) => (EdgeStep::Unchanged, s),
+                        (_, NO_STATE) => continue,
+                        (Outcome::Output(k), t) => {
+                            (EdgeStep::Output(g.outputs[k as usize].clone()), t as usize)
+                        }
+                        (Outcome::Silent, t) => (EdgeStep::Silent, t as usize),
+                        (Outcome::Invalid, t) => (EdgeStep::Invalid, t as usize),
                     };
                     edges.push(Edge {
                         input: g.inputs[e.input as usize].clone(),
                         step,
-                        target: e.target as usize,
+                        target,
                     });
                 }
                 edges.sort_unstable();

@@ -50,7 +50,7 @@ use std::time::Instant;
 use super::analysis::state_slot;
 use super::cells::{cells, congruences, counter_writes, Cells, IRRELEVANT};
 pub use super::graph::{AbsEdge, AbsGraph};
-use super::step::{AbsState, AbstractStep, Unsound};
+use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
 use crate::ir::{Expr, Program};
 use crate::system::{Budget, Outcome, StateId, StopReason, NO_STATE};
@@ -495,9 +495,19 @@ fn successors(
     let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
     let stepped = each_input(pool, inputs, |input| -> Result<Vec<Stepped>, Unsound> {
         let steps = step.step_written(from, input)?;
-        let each = |(outcome, post, written): (Outcome, AbsState, Vec<bool>)| {
+        let each = |run: Run| {
+            let Run {
+                outcome,
+                post,
+                written,
+                touched,
+            } = run;
             let (rel, claim) = match outcome {
                 Outcome::Error(_) => (cells.relevance.as_ref().map(|r| r.relevant(&post)), None),
+                // An invalid input that stored nothing leaves the state as
+                // it was: no successor to explore, and where invalid inputs
+                // go on in LTL (2012), an end of the run.
+                Outcome::Invalid if !touched => (None, None),
                 Outcome::Blocked => (None, None),
                 _ => {
                     let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());

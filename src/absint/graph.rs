@@ -19,7 +19,8 @@ pub struct AbsEdge {
     pub input: u16,
     /// Packed [`Outcome`].
     pub packed: u32,
-    /// Target state, [`NO_STATE`] for an error or a blocked step.
+    /// Target state, [`NO_STATE`] for an error, a blocked step, or an
+    /// invalid input that stored nothing (the state stays as it was).
     pub target: StateId,
 }
 
@@ -183,6 +184,8 @@ impl AbsGraph {
                         }
                     }
                     Outcome::Blocked => {}
+                    // An invalid input that left the state as it was.
+                    _ if e.target == NO_STATE => {}
                     _ => {
                         if !seen[e.target as usize] {
                             seen[e.target as usize] = true;

@@ -78,7 +78,10 @@ fn guarded_counters(
         };
         // Counters every run along the edge narrows.
         let mut narrowed: Option<Vec<bool>> = None;
-        for (_, post, _) in runs.iter().filter(|(o, post, _)| follows(*o, post)) {
+        for post in (runs.iter())
+            .filter(|r| follows(r.outcome, &r.post))
+            .map(|r| &r.post)
+        {
             let here = (0..from.len()).map(|k| {
                 counter[k]
                     && from[k].as_point().is_none()

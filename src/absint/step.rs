@@ -81,8 +81,28 @@ pub(super) struct Path {
     status: Status,
     /// Per state slot: whether this run has overwritten it.
     written: Vec<bool>,
+    /// Whether this run may have stored into any global, of the state or
+    /// not (a weak update, or a run joined in, included).
+    touched: bool,
     /// The value the function being run returned (calls in expressions).
     ret: Option<Interval>,
+}
+
+/// One way a step may end ([`AbstractStep::step_written`]).
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// How it ends.
+    pub outcome: Outcome,
+    /// The state after it.
+    pub post: AbsState,
+    /// Per state slot: whether every run joined into this one overwrote it
+    /// (a write through an index that may name several slots does not
+    /// count).
+    pub written: Vec<bool>,
+    /// Whether it may have stored into some global (of the state, or one
+    /// the engine keeps apart); when not, every global after it has the
+    /// value it had before.
+    pub touched: bool,
 }
 
 /// `paths` with the running ones of the same output joined into one (the
@@ -121,6 +141,7 @@ impl Path {
         for (w, o) in self.written.iter_mut().zip(&other.written) {
             *w &= *o;
         }
+        self.touched |= other.touched;
         self.ret = match (self.ret, other.ret) {
             (Some(a), Some(b)) => Some(a.join(b)),
             (a, b) => a.or(b),
@@ -221,17 +242,12 @@ impl<'a> AbstractStep<'a> {
         Ok(self
             .step_written(state, input)?
             .into_iter()
-            .map(|(o, s, _)| (o, s))
+            .map(|run| (run.outcome, run.post))
             .collect())
     }
 
-    /// [`AbstractStep::step`], with the slots each run overwrote (a write
-    /// through an index that may name several slots does not count).
-    pub fn step_written(
-        &self,
-        state: &AbsState,
-        input: usize,
-    ) -> Result<Vec<(Outcome, AbsState, Vec<bool>)>, Unsound> {
+    /// [`AbstractStep::step`], with what each run wrote.
+    pub fn step_written(&self, state: &AbsState, input: usize) -> Result<Vec<Run>, Unsound> {
         let p = self.program;
         let f = p.function(p.step);
         let mut locals = vec![Interval::TOP; f.locals as usize];
@@ -245,6 +261,7 @@ impl<'a> AbstractStep<'a> {
             output: None,
             status: Status::Running,
             written: vec![false; state.len()],
+            touched: false,
             ret: None,
         };
         let paths = self.block(&f.body, vec![start], 0)?;
@@ -257,7 +274,12 @@ impl<'a> AbstractStep<'a> {
                     None => Outcome::Silent,
                 },
             };
-            out.push((outcome, path.mem, path.written));
+            out.push(Run {
+                outcome,
+                post: path.mem,
+                written: path.written,
+                touched: path.touched,
+            });
         }
         Ok(out)
     }
@@ -768,10 +790,12 @@ impl<'a> AbstractStep<'a> {
         match place {
             Place::Global(g) => match self.layout.storage[g.0 as usize] {
                 Storage::State(a) => {
+                    path.touched = true;
                     path.mem[a as usize] = v;
                     path.written[a as usize] = true;
                 }
                 Storage::Temp(_) => {
+                    path.touched = true;
                     path.temps[self.temp_slot[g.0 as usize].expect("temp slot")] = v
                 }
                 _ => return Err("an assignment to a constant".into()),
@@ -784,6 +808,7 @@ impl<'a> AbstractStep<'a> {
                 if slots.iter().any(|&s| s >= w) {
                     return Err("a write to a constant array".into());
                 }
+                path.touched = true;
                 if let [one] = slots[..] {
                     path.mem[one as usize] = v;
                     path.written[one as usize] = true;

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use z3::{SatResult, Solver};
 
 use super::format::{Bound, Certificate, Congruence, EdgeStep, Var};
-use crate::ir::{GlobalId, GlobalKind, Program};
+use crate::ir::{BinOp, GlobalId, GlobalKind, Program};
 use crate::smt::{Cond, EncodeError, Span, SymbolicStep, Value};
 
 /// One thing a certificate must show.
@@ -268,11 +268,25 @@ impl Obligations {
                 }
                 EdgeStep::Silent => valid.and(&step.output.0.not()),
                 EdgeStep::Invalid => step.invalid.clone(),
+                EdgeStep::Unchanged => step.invalid.and(&unchanged(step)),
             };
             matched.push(reads.and(&names.inside(&c.regions[e.target].bounds, &step.post)?));
         }
         Obligations::staying(names, c, k, step, Cond::any(&matched))
     }
+}
+
+/// That every variable after `step` has its value from before it.
+fn unchanged(step: &SymbolicStep) -> Cond {
+    let mut same = Vec::new();
+    for (pre, post) in step.pre.iter().zip(&step.post) {
+        for (a, b) in pre.iter().zip(post) {
+            if !a.same(b) {
+                same.push(Value::binary(BinOp::Eq, b, a).truth());
+            }
+        }
+    }
+    Cond::all(&same)
 }
 
 /// Every region's obligations, on as many threads as the machine has

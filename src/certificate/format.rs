@@ -74,6 +74,9 @@ pub enum EdgeStep {
     Silent,
     /// An invalid input.
     Invalid,
+    /// An invalid input that leaves every variable as it was: it ends the
+    /// run, whatever the program's reading of invalid inputs.
+    Unchanged,
 }
 
 /// A step of the regions' graph: from the region it is listed in, on the
@@ -140,6 +143,7 @@ impl Certificate {
                     EdgeStep::Output(o) => format!("o{o}"),
                     EdgeStep::Silent => "silent".into(),
                     EdgeStep::Invalid => "invalid".into(),
+                    EdgeStep::Unchanged => "unchanged".into(),
                 };
                 let _ = writeln!(s, "edge i{} {step} {}", e.input, e.target);
             }
@@ -228,15 +232,15 @@ impl Certificate {
                     let step = match words[2] {
                         "silent" => EdgeStep::Silent,
                         "invalid" => EdgeStep::Invalid,
+                        "unchanged" => EdgeStep::Unchanged,
                         w => match w.strip_prefix('o').filter(|o| !o.is_empty()) {
                             Some(o) => EdgeStep::Output(o.to_string()),
-                            None => {
-                                return Err(err(
-                                    n,
-                                    col(2),
-                                    "expected an output `oNAME`, `silent` or `invalid`".into(),
-                                ))
-                            }
+                            None => return Err(err(
+                                n,
+                                col(2),
+                                "expected an output `oNAME`, `silent`, `invalid` or `unchanged`"
+                                    .into(),
+                            )),
                         },
                     };
                     r.edges.push(Edge {

@@ -17,7 +17,8 @@
 //! in abstract state 0, and for every concrete state `c` lying in an
 //! abstract state `S` and every input `i`, the engine's step from `c` ends
 //! with an outcome `o` and a state `c'` (if the run goes on) such that `S`
-//! has an edge `(i, o, T)` with `c'` lying in `T`; and no step from `c`
+//! has an edge `(i, o, T)` with `c'` lying in `T` (an invalid input that
+//! stores nothing has no `T`: `c'` is `c`, in `S`); and no step from `c`
 //! faults (the abstraction is abandoned where one might).
 //!
 //! Take a *set* `X` of abstract states holding the concrete state `c`. The
@@ -213,6 +214,9 @@ fn decided(g: &AbsGraph, set: &[StateId], input: usize) -> Option<(Outcome, Set)
             packed = Some(e.packed);
             if e.target != NO_STATE {
                 targets.push(e.target);
+            } else if e.outcome() == Outcome::Invalid {
+                // An invalid input that stored nothing: the state stays.
+                targets.push(s);
             }
         }
     }

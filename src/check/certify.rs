@@ -119,7 +119,8 @@ pub fn check_claims(
                 },
                 EdgeStep::Silent => of_region.push((i, None, target)),
                 EdgeStep::Invalid if invalid_continues => of_region.push((i, None, target)),
-                EdgeStep::Invalid => {}
+                // Checked to leave the state as it was: the run ends.
+                EdgeStep::Invalid | EdgeStep::Unchanged => {}
             }
         }
         steps.push(of_region);

@@ -176,9 +176,10 @@ pub fn accepts(tgba: &Tgba, prefix: &[usize], cycle: &[usize]) -> bool {
 pub struct AbstractProduct<'a> {
     graph: &'a crate::absint::AbsGraph,
     tgba: &'a Tgba,
-    /// See [`GraphProduct`]; here an invalid step always may continue (the
-    /// abstraction cannot tell whether it changed the state), which only
-    /// adds traces.
+    /// See [`GraphProduct`]; here an invalid step continues unless its edge
+    /// has no target (a step that stored nothing): one that stored
+    /// something may have left the state as it was, which only adds
+    /// traces.
     invalid_continues: bool,
 }
 
@@ -211,7 +212,9 @@ impl Product for AbstractProduct<'_> {
         for e in &self.graph.edges[s as usize] {
             let i = e.input as usize;
             match e.outcome() {
-                Outcome::Invalid if !self.invalid_continues => {}
+                // An invalid input that left the state as it was ends the
+                // run (its edge has no target).
+                Outcome::Invalid if !self.invalid_continues || e.target == NO_STATE => {}
                 Outcome::Silent | Outcome::Invalid => {
                     for &(q1, a1) in self.tgba.succ(q, i) {
                         out.push(Succ {
