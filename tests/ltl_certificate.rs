@@ -113,20 +113,24 @@ fn the_abstractions_ltl_certificates_are_accepted_and_true() {
     assert!(claims >= 50, "only {claims} claims");
 }
 
-/// 2012 P15: the abstraction's first round leaves a property open (its
-/// abstract lasso does not replay, and no exploration ends); the round
-/// that widens later settles every property, each one that holds with an
-/// accepted certificate, each violated one with a lasso that replays.
-#[test]
-fn every_property_of_2012_problem15_is_answered_by_the_abstraction() {
+/// The shared 2012 problem `n` and its property file, if the shared
+/// problems are there (else the test says it is skipped).
+fn shared_2012(n: u32) -> Option<(String, String)> {
     let Some(rers) = common::rers_dir() else {
         eprintln!("skipped: ../shared/rers not found");
-        return;
+        return None;
     };
-    let program = rers.join("2012/Problem15.c");
-    let props = rers.join("2012/properties15.txt");
-    let r = ltl(program.to_str().unwrap(), props.to_str().unwrap(), true);
-    assert_eq!(r.verdicts.len(), 50);
+    let path = |name: String| rers.join(name).to_string_lossy().into_owned();
+    Some((
+        path(format!("2012/Problem{n}.c")),
+        path(format!("2012/properties{n}.txt")),
+    ))
+}
+
+/// Each of the `n` properties of `r` answered: true ones certified, false
+/// ones with a lasso that replays.
+fn every_property_settled(r: &LtlReport, n: usize) {
+    assert_eq!(r.verdicts.len(), n);
     for v in &r.verdicts {
         match v.verdict {
             Some(true) => assert_eq!(v.certified, Some(true), "{}", v.formula),
@@ -134,6 +138,18 @@ fn every_property_of_2012_problem15_is_answered_by_the_abstraction() {
             None => panic!("{} unknown: {:?}", v.formula, v.note),
         }
     }
+}
+
+/// 2012 P15: the abstraction's first round leaves a property open (its
+/// abstract lasso does not replay, and no exploration ends); the round
+/// that widens later settles every property, each one that holds with an
+/// accepted certificate, each violated one with a lasso that replays.
+#[test]
+fn every_property_of_2012_problem15_is_answered_by_the_abstraction() {
+    let Some((program, props)) = shared_2012(15) else {
+        return;
+    };
+    every_property_settled(&ltl(&program, &props, true), 50);
 }
 
 /// 2012 P13 declares no input A: every step on A is invalid and stores
@@ -145,22 +161,12 @@ fn every_property_of_2012_problem15_is_answered_by_the_abstraction() {
 #[test]
 fn invalid_inputs_that_store_nothing_end_the_run() {
     use rigor::certificate::EdgeStep;
-    let Some(rers) = common::rers_dir() else {
-        eprintln!("skipped: ../shared/rers not found");
+    let Some((program, props)) = shared_2012(13) else {
         return;
     };
-    let program = rers.join("2012/Problem13.c");
-    let program = program.to_str().unwrap();
-    let props = rers.join("2012/properties13.txt");
-    let r = ltl(program, props.to_str().unwrap(), true);
-    assert_eq!(r.verdicts.len(), 100);
-    for v in &r.verdicts {
-        match v.verdict {
-            Some(true) => assert_eq!(v.certified, Some(true), "{}", v.formula),
-            Some(false) => assert!(v.counterexample.is_some(), "{}", v.formula),
-            None => panic!("{} unknown: {:?}", v.formula, v.note),
-        }
-    }
+    let program = program.as_str();
+    let r = ltl(program, &props, true);
+    every_property_settled(&r, 100);
     let cert = r.certificate.expect("a certificate");
     let steps = |s: &EdgeStep| {
         cert.regions
