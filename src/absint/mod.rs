@@ -33,6 +33,7 @@ pub mod interval;
 mod narrow;
 pub mod pump;
 pub mod relevance;
+mod run;
 pub mod step;
 
 pub use explore::{

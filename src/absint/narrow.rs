@@ -3,7 +3,8 @@
 //! it so.
 
 use super::interval::{is_comparison, mirror, narrow, negate, Interval};
-use super::step::{AbstractStep, Path, Unsound};
+use super::run::Path;
+use super::step::{AbstractStep, Unsound};
 use crate::ir::{BinOp, Expr, UnOp};
 
 impl AbstractStep<'_> {

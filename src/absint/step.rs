@@ -22,6 +22,8 @@ use rustc_hash::FxHashSet;
 
 use super::analysis::note_calls_in;
 use super::interval::Interval;
+pub use super::run::Run;
+use super::run::{merge_running, Path, Status};
 use crate::engine::{Layout, Machine};
 use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
 
@@ -63,90 +65,6 @@ pub struct AbstractStep<'a> {
     /// The expressions (by address) that contain a call: evaluating them
     /// runs a function, which may split the run and end the step.
     with_calls: FxHashSet<usize>,
-}
-
-#[derive(Clone, Debug)]
-enum Status {
-    Running,
-    Returned,
-    Ended(Outcome),
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct Path {
-    pub(super) mem: AbsState,
-    pub(super) temps: Vec<Interval>,
-    pub(super) locals: Vec<Interval>,
-    output: Option<u16>,
-    status: Status,
-    /// Per state slot: whether this run has overwritten it.
-    written: Vec<bool>,
-    /// Whether this run may have stored into any global, of the state or
-    /// not (a weak update, or a run joined in, included).
-    touched: bool,
-    /// The value the function being run returned (calls in expressions).
-    ret: Option<Interval>,
-}
-
-/// One way a step may end ([`AbstractStep::step_written`]).
-#[derive(Clone, Debug)]
-pub struct Run {
-    /// How it ends.
-    pub outcome: Outcome,
-    /// The state after it.
-    pub post: AbsState,
-    /// Per state slot: whether every run joined into this one overwrote it
-    /// (a write through an index that may name several slots does not
-    /// count).
-    pub written: Vec<bool>,
-    /// Whether it may have stored into some global (of the state, or one
-    /// the engine keeps apart); when not, every global after it has the
-    /// value it had before.
-    pub touched: bool,
-}
-
-/// `paths` with the running ones of the same output joined into one (the
-/// interval hull of every variable; a slot counts as overwritten only if
-/// every joined run overwrote it). The runs that ended stay as they are.
-fn merge_running(paths: Vec<Path>) -> Vec<Path> {
-    let mut out: Vec<Path> = Vec::with_capacity(paths.len());
-    let mut running_of: Vec<(Option<u16>, usize)> = Vec::new();
-    for p in paths {
-        if !matches!(p.status, Status::Running) {
-            out.push(p);
-            continue;
-        }
-        match running_of.iter().find(|(o, _)| *o == p.output) {
-            Some(&(_, i)) => out[i].absorb(&p),
-            None => {
-                running_of.push((p.output, out.len()));
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
-impl Path {
-    /// Joins `other` into this run: every value either may have.
-    fn absorb(&mut self, other: &Path) {
-        let hull = |a: &mut Vec<Interval>, b: &Vec<Interval>| {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x = x.join(*y);
-            }
-        };
-        hull(&mut self.mem, &other.mem);
-        hull(&mut self.temps, &other.temps);
-        hull(&mut self.locals, &other.locals);
-        for (w, o) in self.written.iter_mut().zip(&other.written) {
-            *w &= *o;
-        }
-        self.touched |= other.touched;
-        self.ret = match (self.ret, other.ret) {
-            (Some(a), Some(b)) => Some(a.join(b)),
-            (a, b) => a.or(b),
-        };
-    }
 }
 
 /// A run after an expression was evaluated: the value, or `None` when the
