@@ -6,7 +6,7 @@ use super::graph::AbsGraph;
 use crate::certificate::{Bound, Certificate, Congruence, Edge, EdgeStep, Region, Var};
 use crate::engine::{Machine, Storage};
 use crate::ir::{GlobalKind, Program};
-use crate::system::{Outcome, NO_STATE};
+use crate::system::{Outcome, StateId, NO_STATE};
 
 /// The certificate that `unreachable` (labels no abstract edge reaches)
 /// cannot be reached and that the LTL properties `holds` (which the
@@ -76,11 +76,8 @@ pub fn certificate(
             }
             // An invalid input that stored nothing stays in this region.
             let mut next: Vec<usize> = (g.edges[s].iter())
-                .filter_map(|e| match (e.outcome(), e.target) {
-                    (Outcome::Invalid, NO_STATE) => Some(s),
-                    (_, NO_STATE) => None,
-                    (_, t) => Some(t as usize),
-                })
+                .filter_map(|e| e.successor(s as StateId))
+                .map(|t| t as usize)
                 .collect();
             next.sort_unstable();
             next.dedup();

@@ -371,9 +371,8 @@ fn explore_keyed(
             groups,
             read_by_errors,
         } = successors(cells, step, &g.values[s as usize], g.inputs.len(), pool)?;
-        // Many inputs lead to one successor (the invalid ones leave the
-        // state as it was): it is joined once, its targets kept for the
-        // others.
+        // Many inputs lead to one successor: it is joined once, its
+        // targets kept for the others.
         let mut groups: Vec<Option<Vec<Group>>> = groups.into_iter().map(Some).collect();
         let mut targets_of: Vec<Vec<StateId>> = vec![Vec::new(); groups.len()];
         for (input, steps) in by_input.iter().enumerate() {
@@ -490,18 +489,17 @@ fn successors(
         Option<Vec<bool>>,
         Option<(usize, Option<Vec<Group>>)>,
     );
-    // Many inputs lead to one successor (the invalid ones leave the state
-    // as it was): the first thread to meet it splits and keys it.
+    // Many inputs lead to one successor: the first thread to meet it
+    // splits and keys it.
     let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
     let stepped = each_input(pool, inputs, |input| -> Result<Vec<Stepped>, Unsound> {
         let steps = step.step_written(from, input)?;
-        let each = |run: Run| {
-            let Run {
-                outcome,
-                post,
-                written,
-                touched,
-            } = run;
+        let each = |Run {
+                        outcome,
+                        post,
+                        written,
+                        touched,
+                    }: Run| {
             let (rel, claim) = match outcome {
                 Outcome::Error(_) => (cells.relevance.as_ref().map(|r| r.relevant(&post)), None),
                 // An invalid input that stored nothing leaves the state as

@@ -29,6 +29,23 @@ impl AbsEdge {
     pub fn outcome(&self) -> Outcome {
         Outcome::unpack(self.packed)
     }
+
+    /// Whether this is an invalid input that stored nothing (no target:
+    /// the state stays as it was).
+    pub fn is_unchanged(&self) -> bool {
+        self.target == NO_STATE && self.outcome() == Outcome::Invalid
+    }
+
+    /// The abstract state the step leads to from `from`: its target, or
+    /// `from` itself for an invalid input that stored nothing; `None` where
+    /// the run ends (an error, a blocked step).
+    pub fn successor(&self, from: StateId) -> Option<StateId> {
+        match self.target {
+            NO_STATE if self.is_unchanged() => Some(from),
+            NO_STATE => None,
+            t => Some(t),
+        }
+    }
 }
 
 /// The complete abstract transition system (state 0 is initial).

@@ -44,7 +44,7 @@ use super::compare::Observed;
 use crate::absint::{explore_abstract_until, AbsGraph, AbstractionError};
 use crate::engine::Machine;
 use crate::ir::Program;
-use crate::system::{Budget, Outcome, StateId, System, NO_STATE};
+use crate::system::{Budget, Outcome, StateId, System};
 
 /// Most pairs of abstract-state sets [`prove`] explores before giving up.
 pub const MAX_PAIRS: usize = 1_000_000;
@@ -212,12 +212,7 @@ fn decided(g: &AbsGraph, set: &[StateId], input: usize) -> Option<(Outcome, Set)
                 return None;
             }
             packed = Some(e.packed);
-            if e.target != NO_STATE {
-                targets.push(e.target);
-            } else if e.outcome() == Outcome::Invalid {
-                // An invalid input that stored nothing: the state stays.
-                targets.push(s);
-            }
+            targets.extend(e.successor(s));
         }
     }
     targets.sort_unstable();
