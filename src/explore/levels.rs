@@ -383,8 +383,10 @@ pub fn explore_in_rounds<S: System + Sync>(
         // Every part's candidates, from every worker, to one thread each.
         let mut parts: Vec<Vec<Vec<Candidate>>> = vec![Vec::new(); threads];
         let mut extra: Vec<Vec<Candidate>> = vec![Vec::new(); threads];
-        for (key, state) in deferred {
-            let root = store.root_of(&state);
+        let states: Vec<&[i32]> = deferred.iter().map(|d| d.1.as_slice()).collect();
+        let roots = store.roots_of(&states, threads);
+        drop(states);
+        for (&(key, _), root) in deferred.iter().zip(roots) {
             if !store.contains(root) {
                 extra[store.part_of(root, threads)].push((root, key));
             }

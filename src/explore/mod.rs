@@ -6,7 +6,8 @@
 //!   estimate, for deep labels;
 //! - [`levels`]: the breadth-first search on several threads, level by
 //!   level, with the same ids and witnesses as [`bfs`], over
-//! - [`tree`]: the tree-compressed, exact set of visited states, and
+//! - [`tree`]: the tree-compressed, exact set of visited states, with its
+//!   interned parts in [`nodes`], and
 //! - [`parents`]: the way back to its states, in two bytes each;
 //! - [`store`]: the compact, exact set of visited states the others use;
 //! - [`progress`]: a run's samples over time, recorded for plots;
@@ -17,6 +18,7 @@ pub mod bfs;
 pub mod distributed;
 pub mod guided;
 pub mod levels;
+pub mod nodes;
 pub mod parents;
 pub mod progress;
 pub mod store;

@@ -1,12 +1,12 @@
 //! Tree-compressed, exact storage of visited states, shared by the workers
 //! of the level-synchronous search ([`super::levels`]).
 //!
-//! A state is cut into two halves; each half is interned in a
-//! [`StateStore`] of its own (a leaf: RERS programs show few distinct
-//! halves), and the state is stored as the pair of its halves' ids, its
+//! A state is cut into two halves; each half is interned in a [`Node`] of
+//! its own (a packed row when narrow, pairs of narrower parts' ids when
+//! wide), and the state is stored as the pair of its halves' ids, its
 //! root: 32 bits while both ids fit in 16 bits, else 64 (the store widens
 //! once, when a half's id first needs it). This is the tree compression of
-//! LTSmin and Spin's COLLAPSE mode with one level of nodes.
+//! LTSmin and Spin's COLLAPSE mode.
 //!
 //! The roots are kept in an open-addressing set keyed by the root itself,
 //! in shards that grow one at a time. The store gives states no ids and
@@ -19,7 +19,7 @@
 
 use std::sync::Mutex;
 
-use super::store::StateStore;
+use super::nodes::{insert_halves, mix, Node};
 use crate::system::par_map;
 
 /// Largest half id a 32-bit root holds (one below 16 bits, so that no
@@ -48,17 +48,10 @@ impl Key for u64 {
     }
 }
 
-/// The finaliser of splitmix64: every input bit moves every output bit.
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// An open-addressing set of keys with linear probing: a power-of-two
-/// number of slots, filled to at most 80 %.
+/// An open-addressing set of keys with linear probing, filled to at most
+/// 80 %. Any number of slots: a key's first slot scales the hash's low 56
+/// bits (the top 8 pick the shard) to the table, so shards of different
+/// sizes double at different times.
 struct KeySet<K> {
     slots: Vec<K>,
     len: usize,
@@ -72,10 +65,21 @@ impl<K: Key> KeySet<K> {
         Some(KeySet { slots, len: 0 })
     }
 
+    fn first_slot(&self, h: u64) -> usize {
+        (((h << 8) as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    fn next_slot(&self, i: usize) -> usize {
+        if i + 1 == self.slots.len() {
+            0
+        } else {
+            i + 1
+        }
+    }
+
     /// Whether `k`, spread to `h`, is in the set.
     fn contains(&self, k: K, h: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = self.first_slot(h);
         loop {
             let s = self.slots[i];
             if s == k {
@@ -84,17 +88,16 @@ impl<K: Key> KeySet<K> {
             if s == K::EMPTY {
                 return false;
             }
-            i = (i + 1) & mask;
+            i = self.next_slot(i);
         }
     }
 
     /// Adds `k` (spread to `h`), which is not in the set, to a set with
     /// room for it.
     fn insert_new(&mut self, k: K, h: u64) {
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = self.first_slot(h);
         while self.slots[i] != K::EMPTY {
-            i = (i + 1) & mask;
+            i = self.next_slot(i);
         }
         self.slots[i] = k;
         self.len += 1;
@@ -132,7 +135,9 @@ impl<K: Key> KeySet<K> {
 /// never holds two copies of the whole table at once.
 const SHARDS: usize = 256;
 
-/// Slots of a shard at first.
+/// Slots of the smallest shard at first; the others have up to twice as
+/// many, spread evenly, so that the shards, which fill at the same pace,
+/// do not all double at once.
 const MIN_SLOTS: usize = 64;
 
 /// The set of roots, split into [`SHARDS`] shards by the top bits of the
@@ -145,7 +150,9 @@ impl<K: Key> Roots<K> {
     fn new() -> Roots<K> {
         Roots {
             shards: (0..SHARDS)
-                .map(|_| KeySet::with_slots(MIN_SLOTS).expect("a small table"))
+                .map(|i| {
+                    KeySet::with_slots(MIN_SLOTS + MIN_SLOTS * i / SHARDS).expect("a small table")
+                })
                 .collect(),
         }
     }
@@ -299,14 +306,14 @@ pub enum Seen {
 /// Scratch memory of one thread's lookups.
 #[derive(Default)]
 pub struct Probe {
-    bufs: [Vec<u8>; 2],
+    buf: Vec<u8>,
 }
 
 /// The set of visited states, tree-compressed. It holds no ids: the
 /// search keeps the roots of the states it still has to expand.
 pub struct TreeStore {
     split: usize,
-    leaves: [StateStore; 2],
+    halves: [Node; 2],
     roots: RootTable,
 }
 
@@ -316,7 +323,7 @@ impl TreeStore {
         let split = width / 2;
         TreeStore {
             split,
-            leaves: [StateStore::new(split), StateStore::new(width - split)],
+            halves: [Node::new(split), Node::new(width - split)],
             roots: RootTable::Narrow(Roots::new()),
         }
     }
@@ -344,10 +351,10 @@ impl TreeStore {
 
     /// Whether `state` is stored, without storing anything.
     pub fn look(&self, state: &[i32], probe: &mut Probe) -> Seen {
-        let [lb, rb] = &mut probe.bufs;
+        let buf = &mut probe.buf;
         let (Some(l), Some(r)) = (
-            self.leaves[0].find(&state[..self.split], lb),
-            self.leaves[1].find(&state[self.split..], rb),
+            self.halves[0].find(&state[..self.split], buf),
+            self.halves[1].find(&state[self.split..], buf),
         ) else {
             return Seen::NewHalf;
         };
@@ -364,18 +371,10 @@ impl TreeStore {
         probe: &mut Probe,
     ) -> Seen {
         let (nl, nr) = halves(near_root);
-        let [lb, rb] = &mut probe.bufs;
+        let buf = &mut probe.buf;
         let s = self.split;
-        let l = if state[..s] == near[..s] {
-            Some(nl)
-        } else {
-            self.leaves[0].find(&state[..s], lb)
-        };
-        let r = if state[s..] == near[s..] {
-            Some(nr)
-        } else {
-            self.leaves[1].find(&state[s..], rb)
-        };
+        let l = self.halves[0].find_near(&state[..s], &near[..s], nl, buf);
+        let r = self.halves[1].find_near(&state[s..], &near[s..], nr, buf);
         match (l, r) {
             (Some(l), Some(r)) => self.seen(wide(l, r)),
             _ => Seen::NewHalf,
@@ -392,9 +391,16 @@ impl TreeStore {
 
     /// The root of `state`, storing its halves if they are new.
     pub fn root_of(&mut self, state: &[i32]) -> Root {
-        let (l, _) = self.leaves[0].insert(&state[..self.split]);
-        let (r, _) = self.leaves[1].insert(&state[self.split..]);
+        let l = self.halves[0].insert(&state[..self.split]);
+        let r = self.halves[1].insert(&state[self.split..]);
         wide(l, r)
+    }
+
+    /// The roots of `states`, in order, storing their halves if they are
+    /// new, on up to `threads` threads; the same roots for any number.
+    pub fn roots_of(&mut self, states: &[&[i32]], threads: usize) -> Vec<Root> {
+        let (l, r) = insert_halves(&mut self.halves, self.split, states, threads);
+        l.into_iter().zip(r).map(|(l, r)| wide(l, r)).collect()
     }
 
     /// Whether the state with this root is stored.
@@ -411,7 +417,7 @@ impl TreeStore {
     pub fn bytes_to_grow(&self) -> usize {
         match &self.roots {
             // Widening every root comes near only when a half's id does.
-            RootTable::Narrow(t) if self.leaves.iter().any(|l| l.len() > NARROW_MAX) => {
+            RootTable::Narrow(t) if self.halves.iter().any(|l| l.len() > NARROW_MAX) => {
                 t.largest_growth().max(t.heap_bytes() * 2)
             }
             RootTable::Narrow(t) => t.largest_growth(),
@@ -493,8 +499,8 @@ impl TreeStore {
     pub fn decode(&self, root: Root, out: &mut [i32]) {
         let (l, r) = halves(root);
         let (a, b) = out.split_at_mut(self.split);
-        self.leaves[0].get(l, a);
-        self.leaves[1].get(r, b);
+        self.halves[0].get(l, a);
+        self.halves[1].get(r, b);
     }
 
     /// Approximate heap bytes used.
@@ -503,7 +509,7 @@ impl TreeStore {
             RootTable::Narrow(t) => t.heap_bytes(),
             RootTable::Wide(t) => t.heap_bytes(),
         };
-        roots + self.leaves[0].heap_bytes() + self.leaves[1].heap_bytes()
+        roots + self.halves[0].heap_bytes() + self.halves[1].heap_bytes()
     }
 }
 
