@@ -103,11 +103,12 @@ impl<K: Key> KeySet<K> {
         self.len += 1;
     }
 
-    /// Slots needed for `n` more keys (the current number if they fit).
+    /// Slots needed for `n` more keys (the current number if they fit): a
+    /// full table grows by half, not double, which keeps it fuller.
     fn slots_for(&self, n: usize) -> usize {
         let mut slots = self.slots.len();
         while (self.len + n) * 5 > slots * 4 {
-            slots *= 2;
+            slots += slots / 2;
         }
         slots
     }
@@ -186,7 +187,7 @@ impl<K: Key> Roots<K> {
         self.shards.iter().map(|s| s.slots.len()).sum::<usize>() * std::mem::size_of::<K>()
     }
 
-    /// The largest doubling of a shard, in bytes.
+    /// At least the bytes the growth of the largest shard allocates.
     fn largest_growth(&self) -> usize {
         self.shards.iter().map(|s| s.slots.len()).max().unwrap_or(0) * 2 * std::mem::size_of::<K>()
     }
