@@ -47,9 +47,12 @@ struct Found {
     /// Candidates, split by the store's part of their root into one part
     /// per merging thread.
     parts: Vec<Vec<Candidate>>,
-    /// Successors with a half never stored: their roots are made between
-    /// levels.
-    deferred: Vec<(u64, Vec<i32>)>,
+    /// The keys of the successors with a half never stored: their roots
+    /// are made between levels.
+    deferred: Vec<u64>,
+    /// Those successors, one after the other (one allocation, not one
+    /// per state).
+    deferred_states: Vec<i32>,
     /// The least key reaching each error label not found before.
     errors: Vec<(u32, u64)>,
     faults: Vec<FaultAt>,
@@ -108,6 +111,7 @@ impl<S: System> Level<'_, S> {
         let mut f = Found {
             parts: vec![Vec::new(); self.parts],
             deferred: Vec::new(),
+            deferred_states: Vec::new(),
             errors: Vec::new(),
             faults: Vec::new(),
         };
@@ -154,7 +158,10 @@ impl<S: System> Level<'_, S> {
                         Ok(_) => match self.store.look_near(&next, &cur, root, &mut probe) {
                             Seen::Stored => {}
                             Seen::New(root) => f.parts[self.part(root)].push((root, key)),
-                            Seen::NewHalf => f.deferred.push((key, next.clone())),
+                            Seen::NewHalf => {
+                                f.deferred.push(key);
+                                f.deferred_states.extend_from_slice(&next);
+                            }
                         },
                     }
                 }
@@ -374,16 +381,23 @@ pub fn explore_in_rounds<S: System + Sync>(
         let last = (cutoff / n) as u32;
         expanded = last;
         transitions += (last - round.start) as u64 * n;
-        // Successors with a new half get their roots now.
-        let mut deferred: Vec<(u64, Vec<i32>)> = (found.iter_mut())
-            .flat_map(|f| std::mem::take(&mut f.deferred))
+        // Successors with a new half get their roots now (states of no
+        // ints never wait: their halves are the initial state's).
+        let width = sys.state_width();
+        let mut deferred: Vec<(u64, &[i32])> = (found.iter())
+            .flat_map(|f| {
+                f.deferred
+                    .iter()
+                    .copied()
+                    .zip(f.deferred_states.chunks(width.max(1)))
+            })
             .filter(|d| d.0 < cutoff)
             .collect();
         deferred.sort_unstable_by_key(|d| d.0);
         // Every part's candidates, from every worker, to one thread each.
         let mut parts: Vec<Vec<Vec<Candidate>>> = vec![Vec::new(); threads];
         let mut extra: Vec<Vec<Candidate>> = vec![Vec::new(); threads];
-        let states: Vec<&[i32]> = deferred.iter().map(|d| d.1.as_slice()).collect();
+        let states: Vec<&[i32]> = deferred.iter().map(|d| d.1).collect();
         let roots = store.roots_of(&states, threads);
         drop(states);
         for (&(key, _), root) in deferred.iter().zip(roots) {
