@@ -275,13 +275,13 @@ pub fn explore_in_rounds<S: System + Sync>(
     let labels = sys.error_labels();
     let mut store = TreeStore::new(sys.state_width());
     let init = store.root_of(&sys.initial_state());
-    store.insert(init);
-    let mut frontier: Vec<Root> = vec![init];
+    let frontier_len = u32::from(init.is_some_and(|root| store.insert(root)));
+    let mut frontier: Vec<Root> = init.into_iter().collect();
     let mut parents = Parents::new();
     let mut errors: Vec<(u32, StateId, usize)> = Vec::new();
     let mut known: FxHashSet<u32> = FxHashSet::default();
     let mut faults: Vec<FaultAt> = Vec::new();
-    let mut stopped = None;
+    let mut stopped = (frontier_len == 0).then_some(StopReason::MemoryLimit);
     let (mut expanded, mut depth, mut transitions) = (0u32, 0u32, 0u64);
     let wanted = opts
         .wanted_errors
@@ -306,8 +306,8 @@ pub fn explore_in_rounds<S: System + Sync>(
     // before the next starts: a state first found in a round has its least
     // key there, so the order is the same, and a round's candidates stay
     // within a bound however wide the level.
-    let mut level: Range<u32> = 0..1;
-    let mut round: Range<u32> = 0..1;
+    let mut level: Range<u32> = 0..frontier_len;
+    let mut round: Range<u32> = 0..frontier_len;
     let mut next_frontier: Vec<Root> = Vec::new();
     while !round.is_empty() {
         if let Some(why) = budget.spent(store.len() as u64) {
@@ -398,7 +398,10 @@ pub fn explore_in_rounds<S: System + Sync>(
         let mut parts: Vec<Vec<Vec<Candidate>>> = vec![Vec::new(); threads];
         let mut extra: Vec<Vec<Candidate>> = vec![Vec::new(); threads];
         let states: Vec<&[i32]> = deferred.iter().map(|d| d.1).collect();
-        let roots = store.roots_of(&states, threads);
+        let Some(roots) = store.roots_of(&states, threads) else {
+            stopped = Some(StopReason::MemoryLimit);
+            break;
+        };
         drop(states);
         for (&(key, _), root) in deferred.iter().zip(roots) {
             if !store.contains(root) {

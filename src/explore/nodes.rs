@@ -18,24 +18,25 @@ const PARALLEL_PARTS: usize = 256;
 /// Stores `parts` into `halves` on up to `threads` threads: the two halves
 /// of a wide part live in nodes of their own, so they are stored side by
 /// side, and each node takes its parts in the order given, so its ids are
-/// the same for any number of threads.
+/// the same for any number of threads. `None` when the memory for them
+/// cannot be had (some may be stored then).
 pub fn insert_halves(
     halves: &mut [Node; 2],
     split: usize,
     parts: &[&[i32]],
     threads: usize,
-) -> (Vec<u32>, Vec<u32>) {
+) -> Option<(Vec<u32>, Vec<u32>)> {
     let lefts: Vec<&[i32]> = parts.iter().map(|p| &p[..split]).collect();
     let rights: Vec<&[i32]> = parts.iter().map(|p| &p[split..]).collect();
     let [a, b] = halves;
     if threads < 2 || parts.len() < PARALLEL_PARTS {
-        return (a.insert_all(&lefts, 1), b.insert_all(&rights, 1));
+        return Some((a.insert_all(&lefts, 1)?, b.insert_all(&rights, 1)?));
     }
     std::thread::scope(|scope| {
         let left = scope.spawn(|| a.insert_all(&lefts, threads / 2));
         let right = b.insert_all(&rights, threads - threads / 2);
         let left = left.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (left, right)
+        Some((left?, right?))
     })
 }
 
@@ -77,16 +78,23 @@ impl Pairs {
             .copied()
     }
 
-    fn insert(&mut self, p: u64) -> u32 {
+    /// The id of pair `p`, stored if it is new; `None` when the memory
+    /// for it cannot be had.
+    fn insert(&mut self, p: u64) -> Option<u32> {
         if let Some(id) = self.find(p) {
-            return id;
+            return Some(id);
         }
+        let pairs = &self.pairs;
+        (self.index)
+            .try_reserve(1, |&other| mix(pairs[other as usize]))
+            .ok()?;
+        self.pairs.try_reserve(1).ok()?;
         let id = self.pairs.len() as u32;
         self.pairs.push(p);
         let pairs = &self.pairs;
         self.index
             .insert_unique(mix(p), id, |&other| mix(pairs[other as usize]));
-        id
+        Some(id)
     }
 
     fn halves_of(&self, id: u32) -> (u32, u32) {
@@ -160,30 +168,32 @@ impl Node {
         }
     }
 
-    /// The id of `part`, stored if it is new.
-    pub fn insert(&mut self, part: &[i32]) -> u32 {
+    /// The id of `part`, stored if it is new; `None` when the memory for
+    /// it cannot be had.
+    pub fn insert(&mut self, part: &[i32]) -> Option<u32> {
         match self {
-            Node::Leaf(s) => s.insert(part).0,
+            Node::Leaf(s) => s.try_make_room(1).then(|| s.insert(part).0),
             Node::Pair(p) => {
-                let l = p.halves[0].insert(&part[..p.split]);
-                let r = p.halves[1].insert(&part[p.split..]);
+                let l = p.halves[0].insert(&part[..p.split])?;
+                let r = p.halves[1].insert(&part[p.split..])?;
                 p.insert(pair(l, r))
             }
         }
     }
 
     /// The ids of `parts`, each stored if it is new, in order, on up to
-    /// `threads` threads ([`insert_halves`]).
-    pub fn insert_all(&mut self, parts: &[&[i32]], threads: usize) -> Vec<u32> {
+    /// `threads` threads ([`insert_halves`]); `None` when the memory for
+    /// them cannot be had.
+    pub fn insert_all(&mut self, parts: &[&[i32]], threads: usize) -> Option<Vec<u32>> {
         match self {
             Node::Pair(p) => {
-                let (l, r) = insert_halves(&mut p.halves, p.split, parts, threads);
+                let (l, r) = insert_halves(&mut p.halves, p.split, parts, threads)?;
                 l.into_iter()
                     .zip(r)
                     .map(|(l, r)| p.insert(pair(l, r)))
                     .collect()
             }
-            Node::Leaf(s) => parts.iter().map(|part| s.insert(part).0).collect(),
+            Node::Leaf(_) => parts.iter().map(|part| self.insert(part)).collect(),
         }
     }
 
@@ -226,17 +236,14 @@ mod tests {
                 .map(|i| (0..width as i32).map(|s| (i * (s + 1)) % 7 - s).collect())
                 .collect();
             let slices: Vec<&[i32]> = parts.iter().map(Vec::as_slice).collect();
-            let ids = node.insert_all(&slices, 3);
+            let ids = node.insert_all(&slices, 3).expect("room");
             let mut serial = Node::new(width);
-            assert_eq!(
-                serial.insert_all(&slices, 1),
-                ids,
-                "the same ids on one thread"
-            );
+            let serial_ids = serial.insert_all(&slices, 1).expect("room");
+            assert_eq!(serial_ids, ids, "the same ids on one thread");
             let mut buf = Vec::new();
             let mut out = vec![0; width];
             for (k, (p, &id)) in parts.iter().zip(&ids).enumerate() {
-                assert_eq!(node.insert(p), id);
+                assert_eq!(node.insert(p), Some(id));
                 assert_eq!(node.find(p, &mut buf), Some(id));
                 node.get(id, &mut out);
                 assert_eq!(&out, p);

@@ -390,18 +390,20 @@ impl TreeStore {
         }
     }
 
-    /// The root of `state`, storing its halves if they are new.
-    pub fn root_of(&mut self, state: &[i32]) -> Root {
-        let l = self.halves[0].insert(&state[..self.split]);
-        let r = self.halves[1].insert(&state[self.split..]);
-        wide(l, r)
+    /// The root of `state`, storing its halves if they are new; `None`
+    /// when the memory for them cannot be had.
+    pub fn root_of(&mut self, state: &[i32]) -> Option<Root> {
+        let l = self.halves[0].insert(&state[..self.split])?;
+        let r = self.halves[1].insert(&state[self.split..])?;
+        Some(wide(l, r))
     }
 
     /// The roots of `states`, in order, storing their halves if they are
     /// new, on up to `threads` threads; the same roots for any number.
-    pub fn roots_of(&mut self, states: &[&[i32]], threads: usize) -> Vec<Root> {
-        let (l, r) = insert_halves(&mut self.halves, self.split, states, threads);
-        l.into_iter().zip(r).map(|(l, r)| wide(l, r)).collect()
+    /// `None` when the memory for them cannot be had.
+    pub fn roots_of(&mut self, states: &[&[i32]], threads: usize) -> Option<Vec<Root>> {
+        let (l, r) = insert_halves(&mut self.halves, self.split, states, threads)?;
+        Some(l.into_iter().zip(r).map(|(l, r)| wide(l, r)).collect())
     }
 
     /// Whether the state with this root is stored.
@@ -519,7 +521,7 @@ mod tests {
     use super::*;
 
     fn store(t: &mut TreeStore, s: &[i32]) -> Root {
-        let root = t.root_of(s);
+        let root = t.root_of(s).unwrap();
         assert!(!t.contains(root));
         assert!(t.insert(root));
         root
@@ -576,7 +578,7 @@ mod tests {
             for batch in (0..70_000).collect::<Vec<i32>>().chunks(9_000) {
                 let mut lists = vec![Vec::new(); parts];
                 for &i in batch {
-                    let root = t.root_of(&[i, i % 5]);
+                    let root = t.root_of(&[i, i % 5]).unwrap();
                     assert!(!t.contains(root));
                     lists[t.part_of(root, parts)].push(root);
                     all.push((i, root));
@@ -592,7 +594,10 @@ mod tests {
                 assert_eq!(out, [i, i % 5]);
                 assert_eq!(t.look(&[i, i % 5], &mut probe), Seen::Stored);
             }
-            assert_eq!(t.look(&[0, 1], &mut probe), Seen::New(t.root_of(&[0, 1])));
+            assert_eq!(
+                t.look(&[0, 1], &mut probe),
+                Seen::New(t.root_of(&[0, 1]).unwrap())
+            );
         }
     }
 
