@@ -16,8 +16,8 @@
 //!   cells by the constants they are compared with, counters and their
 //!   congruences, widening;
 //! - [`relevance`]: the slots a state's next step depends on;
-//! - [`explore`]: the abstract transition system, a fixpoint over keys,
-//!   refined round by round;
+//! - [`explore`]: the abstract transition system, a fixpoint over keys;
+//! - [`rounds`]: its rounds, each key refined from the last round's graph;
 //! - [`graph`]: the abstract transition system as data;
 //! - [`pump`]: witness candidates for labels behind counter guards;
 //! - [`guide`]: the abstract distance of concrete states to the labels
@@ -33,12 +33,11 @@ pub mod interval;
 mod narrow;
 pub mod pump;
 pub mod relevance;
+pub mod rounds;
 mod run;
 pub mod step;
 
-pub use explore::{
-    explore_abstract, explore_abstract_best, explore_abstract_until, share_of, AbsEdge, AbsGraph,
-    AbstractionError,
-};
+pub use explore::{share_of, AbsEdge, AbsGraph, AbstractionError};
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;
+pub use rounds::{explore_abstract, explore_abstract_best, explore_abstract_until};

@@ -1,0 +1,359 @@
+//! The rounds of the abstraction ([`super::explore`]): each round explores
+//! the abstract transition system with one key; between rounds, what a
+//! round's graph shows the states read later (`refine`) and which counter
+//! steps ran (`finer_congruences`) make the next key finer, and the round
+//! that leaves the least open is kept.
+
+use rustc_hash::FxHashSet;
+
+use super::analysis::state_slot;
+use super::cells::{cells, congruences, counter_writes, Cells, IRRELEVANT};
+use super::explore::{
+    explore_keyed, AbstractionError, Liveness, RoundError, WIDEN_AFTER, WIDEN_AFTER_RETRY,
+    WIDEN_AFTER_SECOND,
+};
+use super::graph::AbsGraph;
+use super::step::AbstractStep;
+use crate::engine::Machine;
+use crate::ir::{Expr, Program};
+use crate::system::Budget;
+
+/// Most rounds of [`refine`]: each explores the abstraction again.
+pub const MAX_ROUNDS: usize = 12;
+
+/// Explores the abstract transition system to its fixpoint. `Err` when the
+/// limits run out or the step cannot be interpreted soundly.
+///
+/// With [`super::relevance::Relevance`], states are first keyed on the slots their next step
+/// depends on; [`refine`] then finds the slots a later step reads before
+/// any step writes them, and the exploration runs again keeping those too,
+/// until nothing is learnt or [`MAX_ROUNDS`]. Every round's result is a
+/// sound abstraction; the last one that completes is returned.
+pub fn explore_abstract(
+    p: &Program,
+    m: &Machine,
+    budget: &Budget,
+) -> Result<AbsGraph, AbstractionError> {
+    Ok(rounds(p, m, budget, 1, |_| (1, ()), None)?.0)
+}
+
+/// [`explore_abstract`], stopping at the first round whose result `enough`
+/// accepts (every round's result is sound; later rounds are only more
+/// precise, and may take much longer). A first round that completes but is
+/// not enough is tried once more with the same keys, widening only after
+/// [`WIDEN_AFTER_RETRY`] growths, before any key is refined: widening may
+/// be what lost the precision (the Java version of the 2019 challenge LTL
+/// problem 5 joins modes whose intervals then widen to `[116, i32::MAX]`,
+/// and a later guard splits there), while a refinement round keys on more
+/// slots and may be far larger.
+pub fn explore_abstract_until(
+    p: &Program,
+    m: &Machine,
+    budget: &Budget,
+    mut enough: impl FnMut(&AbsGraph) -> bool,
+) -> Result<AbsGraph, AbstractionError> {
+    let judge = |g: &AbsGraph| (usize::from(!enough(g)), ());
+    Ok(rounds(p, m, budget, 1, judge, Some(WIDEN_AFTER_RETRY))?.0)
+}
+
+/// [`explore_abstract_until`] for a caller that counts what a round leaves
+/// open (`judge` says how much, say the labels it reaches on no path that
+/// replays, and what else the caller learnt of the round, which comes back
+/// with the round kept):
+/// rounds go on until one leaves nothing open, a limit is hit or nothing
+/// more can be refined, and the round that left the least open is returned
+/// (the later one of equals). Every round is a sound abstraction, but a
+/// later round is not always more precise on every question (it joins
+/// differently), so the best one is kept rather than the last. The first
+/// round is tried again widening after [`WIDEN_AFTER_SECOND`] growths.
+///
+/// Each abstract state's successors are computed on up to `threads`
+/// threads (one input each in turn); the result is the same on any number.
+pub fn explore_abstract_best<T>(
+    p: &Program,
+    m: &Machine,
+    budget: &Budget,
+    threads: usize,
+    judge: impl FnMut(&AbsGraph) -> (usize, T),
+) -> Result<(AbsGraph, T), AbstractionError> {
+    rounds(p, m, budget, threads, judge, Some(WIDEN_AFTER_SECOND))
+}
+
+/// The rounds of [`explore_abstract_best`]. `retry`: a first round that
+/// leaves something open is tried again with the same keys, widening after
+/// that many growths; the refinement rounds after it widen as late only if
+/// that left less open (widening later costs: every growth is one more
+/// expansion).
+fn rounds<T>(
+    p: &Program,
+    m: &Machine,
+    budget: &Budget,
+    threads: usize,
+    mut judge: impl FnMut(&AbsGraph) -> (usize, T),
+    mut retry: Option<u32>,
+) -> Result<(AbsGraph, T), AbstractionError> {
+    let mut cells = cells(p, m);
+    let tracked = counter_writes(p, m, &cells.counter);
+    // Without a pool of its own (one thread, or none to be had), the
+    // successors are computed on the calling thread.
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                // The step is interpreted by recursion on its nesting.
+                .stack_size(crate::system::memory::deep_stack(threads))
+                .build()
+                .ok()
+        })
+        .flatten();
+    // The round that left the least open so far, how much, and what the
+    // caller learnt of it.
+    let mut best: Option<(usize, AbsGraph, T)> = None;
+    let keep = |round: (usize, AbsGraph, T), best: &mut Option<(usize, AbsGraph, T)>| {
+        if best.as_ref().is_none_or(|(least, _, _)| round.0 <= *least) {
+            *best = Some(round);
+        }
+    };
+    let kept = |(_, g, learnt): (usize, AbsGraph, T)| (g, learnt);
+    let mut widen_after = WIDEN_AFTER;
+    // Whether the round under way is the retry of the first one.
+    let mut retrying = false;
+    for _ in 0..MAX_ROUNDS {
+        let step = AbstractStep::new(p, m)
+            .with_congruences(cells.congruence.clone())
+            .tracking(tracked.iter().copied());
+        let (g, liveness) =
+            match explore_keyed(&cells, &step, m, budget, widen_after, pool.as_ref()) {
+                Ok(done) => done,
+                Err(RoundError::Limit(why)) => return best.map(kept).ok_or(why),
+                Err(RoundError::Unsound(why)) => {
+                    if best.is_none() && widen_after == WIDEN_AFTER {
+                        widen_after = WIDEN_AFTER_RETRY;
+                        continue;
+                    }
+                    if best.is_none() && cells.relevance.is_some() {
+                        // Joining the slots relevance left out lost too much:
+                        // key on every slot instead.
+                        cells.relevance = None;
+                        widen_after = WIDEN_AFTER;
+                        continue;
+                    }
+                    return best.map(kept).ok_or(AbstractionError::Unsound(why));
+                }
+            };
+        let (open, learnt) = judge(&g);
+        if open == 0 {
+            return Ok((g, learnt));
+        }
+        if let Some(later) = retry.take().filter(|&w| best.is_none() && w > widen_after) {
+            widen_after = later;
+            retrying = true;
+            keep((open, g, learnt), &mut best);
+            continue;
+        }
+        if std::mem::take(&mut retrying) && best.as_ref().is_some_and(|b| open >= b.0) {
+            // Widening later did not help: it was not what lost precision.
+            widen_after = WIDEN_AFTER;
+        }
+        let finer = finer_congruences(p, m, &mut cells, &step.fired());
+        let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
+        keep((open, g, learnt), &mut best);
+        if !finer && !refined {
+            break;
+        }
+    }
+    Ok(kept(best.expect("at least one round")))
+}
+
+/// Narrows the counters' congruences to the steps that `fired` in a
+/// complete abstraction (see [`congruences`]); returns whether any got
+/// finer. Both the old and the new class hold in every reachable state and
+/// both contain the initial value, so the finer of the two is kept.
+fn finer_congruences(
+    p: &Program,
+    m: &Machine,
+    cells: &mut Cells,
+    fired: &FxHashSet<usize>,
+) -> bool {
+    let slot_of = |e: &Expr| state_slot(m, e);
+    let new = congruences(p, m, &cells.counter, &slot_of, Some(fired));
+    let mut finer = false;
+    for (old, new) in cells.congruence.iter_mut().zip(new) {
+        if new.is_some_and(|(n, _)| old.is_none_or(|(o, _)| n > o)) {
+            *old = new;
+            finer = true;
+        }
+    }
+    finer
+}
+
+/// Learns, from one round's abstraction, the slots each state's future
+/// reads before writing them (a backward fixpoint over its edges, from
+/// what [`super::relevance::Relevance`] finds each step reads) and records those the state's
+/// key left out, under the relevance keys of the states joined into it.
+/// Returns whether anything was learnt.
+fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
+    let Some(r) = &cells.relevance else {
+        return false;
+    };
+    let n = g.n_states();
+    let width = cells.cuts.len();
+    let mut live: Vec<Vec<bool>> = (0..n)
+        .map(|s| {
+            let mut l = r.relevant(&g.values[s]);
+            let errors = &liveness.read_by_errors[s];
+            for ((x, &e), &counter) in l.iter_mut().zip(errors).zip(&cells.counter) {
+                *x = (*x || e) && !counter;
+            }
+            l
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (s, succ) in liveness.succ.iter().enumerate() {
+        for (t, _) in succ {
+            preds[*t as usize].push(s);
+        }
+    }
+    let mut queue: std::collections::VecDeque<usize> = (0..n).collect();
+    let mut queued = vec![true; n];
+    while let Some(t) = queue.pop_front() {
+        queued[t] = false;
+        for &s in &preds[t] {
+            let mut grew = false;
+            for (t2, written) in &liveness.succ[s] {
+                if *t2 as usize != t {
+                    continue;
+                }
+                for k in 0..width {
+                    if live[t][k] && !written[k] && !live[s][k] {
+                        live[s][k] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if grew && !queued[s] {
+                queued[s] = true;
+                queue.push_back(s);
+            }
+        }
+    }
+    let mut learnt = false;
+    for (s, l) in live.iter().enumerate() {
+        let key = cells.key(&g.values[s]);
+        if !(0..width).any(|k| l[k] && key[k] == IRRELEVANT) {
+            continue;
+        }
+        for coarse in &liveness.origins[s] {
+            let kept = cells
+                .live
+                .entry(coarse.clone())
+                .or_insert_with(|| vec![false; width]);
+            for k in 0..width {
+                if l[k] && !kept[k] {
+                    kept[k] = true;
+                    learnt = true;
+                }
+            }
+        }
+    }
+    learnt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bundled problem (under `problems/`), lowered and compiled.
+    fn bundled(rel: &str) -> (Program, Machine) {
+        let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        (p, m)
+    }
+
+    #[test]
+    fn refinement_keeps_a_slot_read_after_a_mode_change() {
+        let (p, m) = bundled("reach-modes/Problem909.c");
+        let limits = Budget::unlimited();
+        // Keyed on the next step alone, mode 2 joins s = 0 and s = 9 into [0, 9], and
+        // back in mode 1 error 0 (s == 7) looks reachable.
+        let cells = cells(&p, &m);
+        assert!(cells.relevance.is_some());
+        let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
+        let (first, _) =
+            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None).expect("explores");
+        assert_eq!(first.error_labels(), [0, 1, 2]);
+        // Refined: s is kept in mode 2, and only the reachable labels remain.
+        let g = explore_abstract(&p, &m, &limits).expect("explores");
+        assert_eq!(g.error_labels(), [1, 2]);
+    }
+
+    #[test]
+    fn the_round_that_leaves_the_least_open_is_kept() {
+        let (p, m) = bundled("reach-modes/Problem909.c");
+        let limits = Budget::unlimited();
+        // Problem909 takes three rounds: the first, the same keys widened
+        // later, and the refined keys. Scripted counts of what each leaves
+        // open: the second round is the best, and it is what comes back.
+        let mut sizes = Vec::new();
+        let mut script = [3usize, 1, 2].into_iter();
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, 2, |g| {
+            sizes.push(g.error_labels());
+            (script.next().unwrap_or(5), ())
+        })
+        .expect("explores");
+        assert_eq!(sizes, [vec![0, 1, 2], vec![0, 1, 2], vec![1, 2]]);
+        assert_eq!(
+            g.error_labels(),
+            [0, 1, 2],
+            "the second round, not the last"
+        );
+        // A round that leaves nothing open ends the rounds at once.
+        let mut rounds = 0;
+        let (g, learnt) = explore_abstract_best(&p, &m, &limits, 2, |_| {
+            rounds += 1;
+            (0, rounds)
+        })
+        .expect("explores");
+        assert_eq!((rounds, learnt), (1, 1));
+        assert_eq!(g.error_labels(), [0, 1, 2]);
+        // Counting the labels whose abstract path does not replay: the
+        // refined round leaves none, and only the reachable labels remain.
+        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+        let (g, ()) = explore_abstract_best(&p, &m, &limits, 2, judge).expect("explores");
+        assert_eq!(g.error_labels(), [1, 2]);
+    }
+
+    #[test]
+    fn the_abstraction_is_the_same_on_any_number_of_threads() {
+        for problem in [
+            "reach-modes/Problem909.c",
+            "reach-arith/Problem902.c",
+            "reach-invalid/Problem904.c",
+        ] {
+            let (p, m) = bundled(problem);
+            let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+            let explored = |threads| {
+                let r = explore_abstract_best(&p, &m, &Budget::unlimited(), threads, judge);
+                let (g, ()) = r.expect("explores");
+                (g.values, g.edges, g.expansions)
+            };
+            let one = explored(1);
+            assert!(one.0.len() > 1, "{problem}");
+            assert_eq!(one, explored(2), "{problem}");
+            assert_eq!(one, explored(3), "{problem}");
+        }
+    }
+
+    #[test]
+    fn congruence_follows_the_steps_that_run() {
+        // c steps by +2 and, where x == 9, by +1: syntactically nothing is
+        // known. No run sets x to 9, so the +1 never runs and c is even:
+        // error 0 (c == 7) is unreachable.
+        let (p, m) = bundled("reach-pump/Problem910.c");
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
+        let c = m.layout().slot_names.iter().position(|n| n == "c").unwrap();
+        assert_eq!(g.cells.congruence[c], Some((2, 0)));
+        assert_eq!(g.error_labels(), [1]);
+    }
+}
