@@ -212,6 +212,7 @@ fn compare_small_c_java_pairs_are_equivalent() {
             &c.to_string_lossy(),
             &j.to_string_lossy(),
             &limits,
+            2,
         )
         .expect("replay");
         eprintln!("{}: {:?} ({} pairs)", j.display(), r.verdict, r.pairs);
@@ -437,6 +438,7 @@ fn compare_2019_challenge_reach_pairs_differ() {
             &c.to_string_lossy(),
             &j.to_string_lossy(),
             &limits,
+            2,
         )
         .expect("the distinguishing sequence replays");
         eprintln!("{}: {:?}", j.display(), r.verdict);

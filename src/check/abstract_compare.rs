@@ -332,7 +332,7 @@ mod tests {
             let a = program(ea, ya, ka, ta);
             let b = program(eb, yb, kb, tb);
             let concrete = crate::check::compare::compare(
-                &a.1, &b.1, "a", "b", &Budget::unlimited(),
+                &a.1, &b.1, "a", "b", &Budget::unlimited(), 1,
             ).expect("replays");
             match run(&a, &b) {
                 Ok(_) => proptest::prop_assert_eq!(concrete.verdict, Verdict::Equivalent),

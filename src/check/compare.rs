@@ -11,7 +11,9 @@
 //! `docs/rers-semantics.md`) or ends (at an error).
 //!
 //! So equivalence is the unreachability of [`DIVERGENCE`], checked by the
-//! one breadth-first explorer ([`crate::explore`]): the first difference
+//! breadth-first search on as many threads as asked
+//! ([`crate::explore::levels`], the same pairs and the same first difference
+//! for any number): the first difference
 //! found is one with a shortest input sequence, replayed on fresh runs of
 //! both machines before it is reported. *Equivalent* is answered only when
 //! every reachable pair was expanded without a fault; otherwise the answer
@@ -23,7 +25,7 @@ use serde::Serialize;
 
 use super::{abstract_compare, structural, InputError};
 use crate::engine::Machine;
-use crate::explore::{explore, Options};
+use crate::explore::{explore_levels, Options};
 use crate::system::{peak_resident_bytes, Budget, Outcome, StepResult, StopReason, System};
 
 /// What one step did, in names that mean the same in both programs.
@@ -282,6 +284,7 @@ pub fn compare(
     name_a: &str,
     name_b: &str,
     budget: &Budget,
+    threads: usize,
 ) -> Result<CompareReport, ReplayMismatch> {
     let start = Instant::now();
     let mut report = CompareReport {
@@ -309,9 +312,10 @@ pub fn compare(
     };
     let opts = Options {
         stop_when_all_errors_found: true,
+        threads,
         ..Options::default()
     };
-    let ex = explore(&pair, budget, &opts);
+    let ex = explore_levels(&pair, budget, &opts);
     report.pairs = ex.graph.n_states as u64;
     report.expanded = ex.graph.n_expanded as u64;
     report.transitions = ex.transitions;
@@ -427,6 +431,7 @@ pub fn solve(
     b: &str,
     budget: &Budget,
     try_abstraction: bool,
+    threads: usize,
 ) -> Result<CompareReport, CompareError> {
     let pa = crate::frontend::load(a).map_err(InputError::from)?;
     let pb = crate::frontend::load(b).map_err(InputError::from)?;
@@ -453,7 +458,7 @@ pub fn solve(
         true => budget.clone().with_max_states(SANITY_PAIRS),
         false => budget.clone(),
     };
-    let mut r = compare(&ma, &mb, a, b, &search)?;
+    let mut r = compare(&ma, &mb, a, b, &search, threads)?;
     // The proof, if any: its method and what it rests on.
     let proof = match (structure, abstraction) {
         (Ok(c), _) => Some((
@@ -543,8 +548,19 @@ mod tests {
         Machine::compile(&parse_java("T.java", &src).expect("lowers")).expect("compiles")
     }
 
+    /// The comparison on 0 (the sequential search) to 3 threads: the same
+    /// verdict, and the same pairs when complete, on any number.
     fn run(a: &Machine, b: &Machine, budget: &Budget) -> CompareReport {
-        compare(a, b, "a", "b", budget).expect("replays")
+        let mut reports =
+            (0..=3).map(|threads| compare(a, b, "a", "b", budget, threads).expect("replays"));
+        let first = reports.next().expect("a report");
+        for r in reports {
+            assert_eq!((&r.verdict, r.stopped), (&first.verdict, first.stopped));
+            if r.stopped.is_none() {
+                assert_eq!((r.pairs, r.transitions), (first.pairs, first.transitions));
+            }
+        }
+        first
     }
 
     #[test]

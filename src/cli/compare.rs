@@ -26,6 +26,11 @@ pub struct Args {
     /// lockstep search only; for measurements and cross-checks).
     #[arg(long)]
     pub no_abstraction: bool,
+    /// Threads of the lockstep search (default: all cores). The verdict,
+    /// the pair count and the distinguishing inputs are the same for any
+    /// number.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -96,6 +101,9 @@ pub fn run(args: &Args) -> CliResult {
         &args.b,
         &args.limits.budget()?,
         !args.no_abstraction,
+        args.threads
+            .unwrap_or_else(crate::explore::levels::all_cores)
+            .max(1),
     )?;
     let mut out = std::io::stdout().lock();
     if args.json {
