@@ -132,6 +132,12 @@ fn shared_2012(n: u32) -> Option<(String, String)> {
 fn every_property_settled(r: &LtlReport, n: usize) {
     assert_eq!(r.verdicts.len(), n);
     for v in &r.verdicts {
+        assert!(
+            matches!(v.engine, Some("abstraction" | "exploration")),
+            "{}: settled by {:?}",
+            v.formula,
+            v.engine
+        );
         match v.verdict {
             Some(true) => assert_eq!(v.certified, Some(true), "{}", v.formula),
             Some(false) => assert!(v.counterexample.is_some(), "{}", v.formula),

@@ -462,6 +462,7 @@ fn merge(abs: Vec<Option<LtlVerdict>>, explicit: Vec<LtlVerdict>) -> Vec<LtlVerd
                     verdict: None,
                     counterexample: None,
                     note: Some(note),
+                    engine: None,
                     ..e
                 }
             }

@@ -51,6 +51,11 @@ pub struct LtlVerdict {
     /// exploration, or a counterexample replayed, needs none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certified: Option<bool>,
+    /// What settled the property: `"abstraction"` (no lasso in the product
+    /// with the interval abstraction, or an abstract lasso that replayed)
+    /// or `"exploration"` (the product with the explored state graph).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<&'static str>,
 }
 
 impl LtlVerdict {
@@ -65,6 +70,7 @@ impl LtlVerdict {
             product_states: 0,
             seconds: 0.0,
             certified: None,
+            engine: None,
         }
     }
 }
@@ -288,6 +294,7 @@ pub fn check_formula<S: System>(
         product_states: 0,
         seconds: 0.0,
         certified: None,
+        engine: None,
     };
     for (g, graph) in graphs.iter().enumerate() {
         let last = g + 1 == graphs.len();
@@ -318,6 +325,7 @@ pub fn check_formula<S: System>(
         }
         break;
     }
+    v.engine = v.verdict.map(|_| "exploration");
     v.seconds = start.elapsed().as_secs_f64();
     v
 }
@@ -379,6 +387,7 @@ pub fn check_formula_abstract<S: System>(
         product_states: r.states,
         seconds: 0.0,
         certified: None,
+        engine: None,
     };
     match (r.gave_up, r.lasso) {
         (Some(why), _) => v.note = Some(why.during("the check")),
@@ -394,6 +403,7 @@ pub fn check_formula_abstract<S: System>(
             Err(e) => v.note = Some(format!("abstract counterexample only: {e}")),
         },
     }
+    v.engine = v.verdict.map(|_| "abstraction");
     v.seconds = start.elapsed().as_secs_f64();
     v
 }
