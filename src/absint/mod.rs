@@ -41,3 +41,13 @@ pub use explore::{share_of, AbsEdge, AbsGraph, AbstractionError};
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;
 pub use rounds::{explore_abstract, explore_abstract_best, explore_abstract_until};
+
+/// A bundled problem (under `problems/`), lowered and compiled: the
+/// programs the abstraction's unit tests run on.
+#[cfg(test)]
+fn bundled(rel: &str) -> (crate::ir::Program, crate::engine::Machine) {
+    let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let p = crate::frontend::load(&path).expect("loads");
+    let m = crate::engine::Machine::compile(&p).expect("compiles");
+    (p, m)
+}

@@ -170,16 +170,10 @@ fn representative_search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::absint::bundled;
     use crate::absint::explore_abstract;
     use crate::system::replay;
     use crate::system::Budget;
-
-    fn bundled(problem: &str) -> (Program, Machine) {
-        let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
-        let p = crate::frontend::load(&path).expect("loads");
-        let m = Machine::compile(&p).expect("compiles");
-        (p, m)
-    }
 
     #[test]
     fn a_guarded_counter_is_pumped() {

@@ -262,14 +262,7 @@ fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A bundled problem (under `problems/`), lowered and compiled.
-    fn bundled(rel: &str) -> (Program, Machine) {
-        let path = format!("{}/problems/{rel}", env!("CARGO_MANIFEST_DIR"));
-        let p = crate::frontend::load(&path).expect("loads");
-        let m = Machine::compile(&p).expect("compiles");
-        (p, m)
-    }
+    use crate::absint::bundled;
 
     #[test]
     fn refinement_keeps_a_slot_read_after_a_mode_change() {
