@@ -69,8 +69,15 @@ pub fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-fn pair(l: u32, r: u32) -> u64 {
+/// Two ids as one pair: the left one in the low 32 bits (the pairs of a
+/// node, and the tree store's roots).
+pub fn pair(l: u32, r: u32) -> u64 {
     l as u64 | (r as u64) << 32
+}
+
+/// The two ids of a [`pair`].
+pub fn unpair(p: u64) -> (u32, u32) {
+    (p as u32, (p >> 32) as u32)
 }
 
 impl Pairs {
@@ -84,25 +91,29 @@ impl Pairs {
     /// The id of pair `p`, stored if it is new; `None` when the memory
     /// for it cannot be had.
     fn insert(&mut self, p: u64) -> Option<u32> {
-        if let Some(id) = self.find(p) {
-            return Some(id);
-        }
-        let pairs = &self.pairs;
-        (self.index)
-            .try_reserve(1, |&other| mix(pairs[other as usize]))
-            .ok()?;
+        let hash = |&id: &u32| mix(self.pairs[id as usize]);
+        self.index.try_reserve(1, hash).ok()?;
         self.pairs.try_reserve(1).ok()?;
-        let id = self.pairs.len() as u32;
-        self.pairs.push(p);
+        // One probe finds the pair or the slot it goes in.
         let pairs = &self.pairs;
-        self.index
-            .insert_unique(mix(p), id, |&other| mix(pairs[other as usize]));
-        Some(id)
+        let entry = (self.index).entry(
+            mix(p),
+            |&id| pairs[id as usize] == p,
+            |&id| mix(pairs[id as usize]),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => Some(*e.get()),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                let id = pairs.len() as u32;
+                e.insert(id);
+                self.pairs.push(p);
+                Some(id)
+            }
+        }
     }
 
     fn halves_of(&self, id: u32) -> (u32, u32) {
-        let p = self.pairs[id as usize];
-        (p as u32, (p >> 32) as u32)
+        unpair(self.pairs[id as usize])
     }
 }
 

@@ -19,7 +19,7 @@
 
 use std::sync::Mutex;
 
-use super::nodes::{insert_halves, mix, Node};
+use super::nodes::{insert_halves, mix, pair, unpair, Node};
 use crate::system::par_map;
 
 /// Largest half id a 32-bit root holds (one below 16 bits, so that no
@@ -274,22 +274,14 @@ enum RootTable {
 /// A root in its wide form: the left half's id in the low 32 bits.
 pub type Root = u64;
 
-fn wide(left: u32, right: u32) -> Root {
-    left as u64 | (right as u64) << 32
-}
-
-fn halves(root: Root) -> (u32, u32) {
-    (root as u32, (root >> 32) as u32)
-}
-
 /// The narrow form of a root, if both ids fit.
 fn narrow(root: Root) -> Option<u32> {
-    let (l, r) = halves(root);
+    let (l, r) = unpair(root);
     (l <= NARROW_MAX && r <= NARROW_MAX).then_some(l | r << 16)
 }
 
 fn widen(k: u32) -> Root {
-    wide(k & 0xFFFF, k >> 16)
+    pair(k & 0xFFFF, k >> 16)
 }
 
 /// What a read-only lookup found.
@@ -359,7 +351,7 @@ impl TreeStore {
         ) else {
             return Seen::NewHalf;
         };
-        self.seen(wide(l, r))
+        self.seen(pair(l, r))
     }
 
     /// [`Self::look`] for a successor of the stored state `near` (with
@@ -371,13 +363,13 @@ impl TreeStore {
         near_root: Root,
         probe: &mut Probe,
     ) -> Seen {
-        let (nl, nr) = halves(near_root);
+        let (nl, nr) = unpair(near_root);
         let buf = &mut probe.buf;
         let s = self.split;
         let l = self.halves[0].find_near(&state[..s], &near[..s], nl, buf);
         let r = self.halves[1].find_near(&state[s..], &near[s..], nr, buf);
         match (l, r) {
-            (Some(l), Some(r)) => self.seen(wide(l, r)),
+            (Some(l), Some(r)) => self.seen(pair(l, r)),
             _ => Seen::NewHalf,
         }
     }
@@ -395,7 +387,7 @@ impl TreeStore {
     pub fn root_of(&mut self, state: &[i32]) -> Option<Root> {
         let l = self.halves[0].insert(&state[..self.split])?;
         let r = self.halves[1].insert(&state[self.split..])?;
-        Some(wide(l, r))
+        Some(pair(l, r))
     }
 
     /// The roots of `states`, in order, storing their halves if they are
@@ -403,7 +395,7 @@ impl TreeStore {
     /// `None` when the memory for them cannot be had.
     pub fn roots_of(&mut self, states: &[&[i32]], threads: usize) -> Option<Vec<Root>> {
         let (l, r) = insert_halves(&mut self.halves, self.split, states, threads)?;
-        Some(l.into_iter().zip(r).map(|(l, r)| wide(l, r)).collect())
+        Some(l.into_iter().zip(r).map(|(l, r)| pair(l, r)).collect())
     }
 
     /// Whether the state with this root is stored.
@@ -500,7 +492,7 @@ impl TreeStore {
 
     /// Decodes the state with root `root` into `out`.
     pub fn decode(&self, root: Root, out: &mut [i32]) {
-        let (l, r) = halves(root);
+        let (l, r) = unpair(root);
         let (a, b) = out.split_at_mut(self.split);
         self.halves[0].get(l, a);
         self.halves[1].get(r, b);
