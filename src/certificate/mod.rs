@@ -17,6 +17,8 @@ mod boxed;
 pub mod check;
 pub mod cycle;
 pub mod format;
+pub mod invariant;
 
 pub use check::{check, check_closed, CheckError, Checked, Counterexample, Obligation};
 pub use format::{Bound, Certificate, Congruence, Edge, EdgeStep, FormatError, Region, Var};
+pub use invariant::{check_invariant, InvariantCertificate};

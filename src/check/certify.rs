@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use super::InputError;
 use crate::certificate::cycle::accepting_cycle;
-use crate::certificate::{check, Certificate, CheckError, Checked, EdgeStep, Obligation};
+use crate::certificate::{
+    check, Certificate, CheckError, Checked, EdgeStep, InvariantCertificate, Obligation,
+};
 use crate::ir::Program;
 use crate::ltl::syntax::parse_formula;
 use crate::ltl::translate::{translate, Alphabet};
@@ -53,8 +55,9 @@ impl<T: Send + 'static> PendingCheck<T> {
     }
 }
 
-/// Reads the program at `program` and the certificate at `file` and checks
-/// the certificate, giving up at `deadline`.
+/// Reads the program at `program` and the certificate at `file` (regions,
+/// or an inductive invariant) and checks the certificate, giving up at
+/// `deadline`.
 pub fn solve(
     program: &str,
     file: &str,
@@ -62,6 +65,10 @@ pub fn solve(
 ) -> Result<Result<Checked, CheckError>, InputError> {
     let p = crate::frontend::load(program)?;
     let text = crate::source::read_text(file)?;
+    if InvariantCertificate::is_invariant_text(&text) {
+        let cert = InvariantCertificate::parse(&text, file)?;
+        return Ok(crate::certificate::check_invariant(&p, &cert, deadline));
+    }
     let cert = Certificate::parse(&text, file)?;
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
     Ok(check_all(&p, &cert, invalid_continues, deadline))

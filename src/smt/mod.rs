@@ -16,11 +16,13 @@
 //! checked against ([`crate::certificate`]). Loops are not encoded.
 
 mod boxes;
+pub mod frame;
 mod span;
 mod step;
 mod value;
 
 pub use boxes::{box_paths, BoxPath, Held, PathEnd};
+pub use frame::{Frame, StateVar};
 pub use span::Span;
 pub use step::{EncodeError, SymbolicStep};
 pub use value::{Cond, Value};
