@@ -20,6 +20,7 @@ pub mod engine;
 pub mod error;
 pub mod explore;
 pub mod frontend;
+pub mod horn;
 pub mod ir;
 pub mod ltl;
 pub mod lts;

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("certificate", 2),
     ("explore", 3),
     ("absint", 4),
+    ("horn", 4),
     ("ltl", 5),
     ("ctl", 5),
     ("check", 6),
