@@ -40,9 +40,13 @@ impl StopReason {
     }
 }
 
-/// A flag that cancels every budget holding it.
+/// A flag that cancels every budget holding it, and every flag made from
+/// it with [`Cancel::child`].
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    parent: Option<Arc<Cancel>>,
+}
 
 impl Cancel {
     /// A flag not raised yet.
@@ -50,14 +54,22 @@ impl Cancel {
         Cancel::default()
     }
 
-    /// Raises the flag.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+    /// A flag raised when this one is, or on its own.
+    pub fn child(&self) -> Cancel {
+        Cancel {
+            flag: Arc::default(),
+            parent: Some(Arc::new(self.clone())),
+        }
     }
 
-    /// Whether the flag is raised.
+    /// Raises the flag.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag, or one it was made from, is raised.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.flag.load(Ordering::Relaxed) || self.parent.as_ref().is_some_and(|p| p.is_cancelled())
     }
 }
 
@@ -95,6 +107,17 @@ impl Budget {
     pub fn until(mut self, deadline: Instant) -> Budget {
         self.deadline = Some(self.deadline.map_or(deadline, |d| d.min(deadline)));
         self
+    }
+
+    /// This budget, also ended by a flag of its own (raised with the one
+    /// it had, if any), and that flag.
+    pub fn cancellable(&self) -> (Budget, Cancel) {
+        let flag = self.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
+        let budget = Budget {
+            cancel: Some(flag.clone()),
+            ..self.clone()
+        };
+        (budget, flag)
     }
 
     /// This budget with a state limit.
@@ -291,6 +314,27 @@ mod tests {
         assert_eq!(b.spent(0), None);
         c.cancel();
         assert_eq!(b.spent(0), Some(StopReason::Interrupted));
+    }
+
+    #[test]
+    fn a_child_flag_is_raised_with_its_parent_not_the_other_way() {
+        let parent = Cancel::new();
+        let b = Budget {
+            cancel: Some(parent.clone()),
+            ..Budget::default()
+        };
+        let (own, flag) = b.cancellable();
+        let (_, other) = b.cancellable();
+        flag.cancel();
+        assert_eq!(own.spent(0), Some(StopReason::Interrupted));
+        assert_eq!(b.spent(0), None);
+        assert!(!other.is_cancelled());
+        parent.cancel();
+        assert!(other.is_cancelled());
+        let (alone, flag) = Budget::unlimited().cancellable();
+        assert_eq!(alone.spent(0), None);
+        flag.cancel();
+        assert_eq!(alone.spent(0), Some(StopReason::Interrupted));
     }
 
     #[test]
