@@ -21,6 +21,7 @@ use z3::{SatResult, Solver};
 
 use super::format::{Bound, Certificate, Congruence, EdgeStep, Var};
 use crate::ir::{BinOp, GlobalId, GlobalKind, Program};
+use crate::smt::frame::initial_values;
 use crate::smt::{Cond, EncodeError, Span, SymbolicStep, Value};
 
 /// One thing a certificate must show.
@@ -534,18 +535,6 @@ fn solve(
                 .unwrap_or_else(|| "unknown".into()),
         }),
     }
-}
-
-/// The initial value of every global (per element for arrays).
-fn initial_values(p: &Program) -> Vec<Vec<i32>> {
-    p.globals
-        .iter()
-        .map(|g| match &g.kind {
-            GlobalKind::Scalar { init, .. } => vec![*init],
-            GlobalKind::Pointer { init } => vec![init.0 as i32],
-            GlobalKind::Array { init, .. } => init.clone(),
-        })
-        .collect()
 }
 
 impl super::boxed::Names for Names<'_> {
