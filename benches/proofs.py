@@ -94,6 +94,13 @@ def run(args, rers, t, case):
         took = r.get("certificate_seconds")
         summary += (f"  certified {certified}, certificate {regions} regions {len(text) // 1024} KiB"
                     + (f" checked in {took:.1f} s" if took is not None else " not accepted"))
+    if cert:
+        invariants = 0
+        while os.path.exists(f"{cert}.invariant{invariants + 1}"):
+            invariants += 1
+            os.remove(f"{cert}.invariant{invariants}")
+        if invariants:
+            summary += f"  {invariants} invariant(s)"
     return (track, prog, summary, wall, peak)
 
 def main():

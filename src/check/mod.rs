@@ -17,6 +17,7 @@ pub mod certify;
 pub mod commute;
 pub mod compare;
 pub mod ctl;
+pub mod invariants;
 pub mod ltl;
 pub mod pruning;
 pub mod reach;

@@ -17,10 +17,11 @@
 //! witness is replayed.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::certify::PendingCheck;
+use super::invariants::PendingInvariants;
 use super::pruning::{check_pruning, RecordingGuide, SlotBoxes};
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
@@ -33,7 +34,7 @@ use crate::explore::{
 use crate::ir::Program;
 use crate::system::{replay, Budget, Outcome, StopReason, System};
 
-pub use super::reach_report::{Evidence, LabelVerdict, ReachReport};
+pub use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
 
 /// Share of the time the breadth-first search gets when an abstraction
 /// can guide a second search.
@@ -163,10 +164,6 @@ pub struct ReachOptions {
     /// all cores; see [`crate::explore::levels`]).
     pub threads: Option<usize>,
 }
-
-/// Receives a label's verdict as soon as it is final (see
-/// [`ReachOptions::on_verdict`]): a reachable label with its witness.
-pub type VerdictSink = Arc<dyn Fn(&LabelVerdict) + Send + Sync>;
 
 /// The reachable verdict of `label` with witness `path` (input indices
 /// into `inputs`), as told to a [`VerdictSink`].
@@ -338,13 +335,31 @@ pub fn solve_program(
             Err(why) => (None, Some(why.to_string())),
         };
     let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
-    let search = search_options(opts, m.inputs(), Vec::new());
+    // Labels found by any engine, for the invariant engine to skip.
+    let found = Arc::new(Mutex::new(BTreeSet::new()));
+    let mut search = search_options(opts, m.inputs(), Vec::new());
+    search.on_error = Some(note_found(search.on_error.take(), &found));
     // The witnesses the abstraction points at, before the check takes the
     // cores: pumping counters is bounded by its share of the time, which
     // it would spend waiting while the check runs.
     let early = (abstraction.as_ref())
         .map(|g| early_witnesses(&p, &m, g, budget, search.on_error.as_ref()))
         .unwrap_or_default();
+    // The invariant engine, beside the search, for the labels the
+    // abstraction does not claim and no witness settled.
+    let claimed = cert
+        .as_ref()
+        .map(|c| c.unreachable.clone())
+        .unwrap_or_default();
+    let open: Vec<u32> = (p.error_labels.iter().copied())
+        .filter(|l| !claimed.contains(l) && !early.iter().any(|e| e.0 == *l))
+        .collect();
+    // The search ends early once the engine has settled what it looks for.
+    let (search_budget, settled) = budget.cancellable();
+    let invariants = (!open.is_empty()).then(|| {
+        let sink = opts.on_verdict.clone();
+        PendingInvariants::start(&p, open, budget, found, sink, settled)
+    });
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
     let checker = (cert.as_ref())
@@ -360,7 +375,7 @@ pub fn solve_program(
         check_with(
             &m,
             path,
-            budget,
+            &search_budget,
             &search,
             abstraction.as_ref().map(|g| (&p, g)),
             &early,
@@ -377,10 +392,29 @@ pub fn solve_program(
     if abstraction.is_some() {
         apply_certification(&mut r, check.as_ref(), opts.certify);
     }
+    if let Some(i) = invariants {
+        i.finish(&mut r);
+    }
     if opts.keep_certificate {
         r.certificate = cert;
     }
     Ok(r)
+}
+
+/// `tell`, that also adds each label to `found`.
+fn note_found(
+    tell: Option<crate::explore::ErrorFound>,
+    found: &Arc<Mutex<BTreeSet<u32>>>,
+) -> crate::explore::ErrorFound {
+    let found = Arc::clone(found);
+    Arc::new(move |label: u32, path: &[usize]| {
+        if let Ok(mut f) = found.lock() {
+            f.insert(label);
+        }
+        if let Some(t) = &tell {
+            t(label, path);
+        }
+    })
 }
 
 /// The options of the breadth-first search of a reachability run.
@@ -647,6 +681,7 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         notes,
         certificate_seconds: None,
         certificate: None,
+        invariants: Vec::new(),
         progress: Vec::new(),
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, InvariantCertificate};
 use crate::explore::ProgressPoint;
 use crate::system::{replay, Outcome, StopReason, System};
 
@@ -28,6 +28,11 @@ pub struct LabelVerdict {
     pub certified: Option<bool>,
 }
 
+/// Receives a label's verdict as soon as it is final (see
+/// [`super::reach::ReachOptions::on_verdict`]): a reachable label with its
+/// witness, or an unreachable one an accepted invariant proves.
+pub type VerdictSink = std::sync::Arc<dyn Fn(&LabelVerdict) + Send + Sync>;
+
 /// What a verdict rests on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -41,6 +46,9 @@ pub enum Evidence {
     /// A complete exploration of the states the abstraction does not rule
     /// out, or a guided search that ran out of such states.
     PrunedExploration,
+    /// An inductive invariant found by the invariant engine
+    /// ([`crate::horn`]) and accepted by the checker.
+    Invariant,
 }
 
 impl LabelVerdict {
@@ -124,6 +132,10 @@ pub struct ReachReport {
     /// ([`ReachOptions::keep_certificate`]).
     #[serde(skip)]
     pub certificate: Option<Certificate>,
+    /// The invariants ([`crate::horn`]) the checker accepted, each with
+    /// the labels it proves unreachable.
+    #[serde(skip)]
+    pub invariants: Vec<InvariantCertificate>,
     /// The run's progress over time (states, depth, labels found), for
     /// plots.
     #[serde(skip_serializing_if = "Vec::is_empty")]

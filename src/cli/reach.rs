@@ -89,7 +89,9 @@ pub fn run(args: &Args) -> CliResult {
         keep_certificate: args.certificate.is_some(),
         on_verdict: Some(Arc::new(move |v: &LabelVerdict| {
             let witness = v.witness.as_ref().map(|w| w.join(" "));
-            sink.answer(v.property as usize, true, witness.as_deref());
+            if let Some(b) = v.verdict {
+                sink.answer(v.property as usize, b, witness.as_deref());
+            }
         })),
         threads: args.threads,
     };
@@ -110,6 +112,11 @@ pub fn finish(args: &Args, stream: Arc<AnswerStream>, r: &ReachReport) -> CliRes
     Arc::into_inner(stream).map_or(Ok(()), AnswerStream::finish)?;
     if let (Some(path), Some(c)) = (&args.certificate, &r.certificate) {
         write_file(path, &c.to_text())?;
+    }
+    if let Some(path) = &args.certificate {
+        for (k, c) in r.invariants.iter().enumerate() {
+            write_file(format!("{path}.invariant{}", k + 1), &c.to_text())?;
+        }
     }
     if args.json {
         writeln!(std::io::stdout().lock(), "{}", crate::cli::json(r))?;

@@ -1,0 +1,181 @@
+//! The invariant engine ([`crate::horn`]) beside the search of `rigor
+//! reach`: it looks for inductive invariants for the labels the interval
+//! abstraction does not claim, each one checked on its own
+//! ([`crate::certificate::check_invariant`]) before it counts.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
+use crate::certificate::{check_invariant, InvariantCertificate};
+use crate::ir::Program;
+use crate::system::{Budget, Cancel};
+
+/// What the invariant engine settled: the certificates the checker
+/// accepted, and notes for the report.
+#[derive(Default)]
+pub struct InvariantsFound {
+    /// Accepted certificates.
+    pub accepted: Vec<InvariantCertificate>,
+    /// Why the others did not count.
+    pub notes: Vec<String>,
+}
+
+/// How long the end of a run waits for the engine to stop: z3 does not
+/// always notice an interruption at once (Spacer on 2019 challenge P16 ran
+/// on for up to 30 s), and a run does not outlive its limits for it.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// The invariant engine running on its own thread.
+pub struct PendingInvariants {
+    stop: Arc<AtomicBool>,
+    /// What it settled so far.
+    settled: Arc<Mutex<InvariantsFound>>,
+    /// Closed when the thread ends.
+    done: Receiver<()>,
+}
+
+impl PendingInvariants {
+    /// Starts the engine on `open` (labels neither claimed nor found yet),
+    /// skipping those that enter `found` meanwhile. Each label an accepted
+    /// invariant proves unreachable is told to `sink` at once; once every
+    /// label of `open` is found or proved, `search` is raised: the search
+    /// has nothing left to look for.
+    pub fn start(
+        p: &Program,
+        open: Vec<u32>,
+        budget: &Budget,
+        found: Arc<Mutex<BTreeSet<u32>>>,
+        sink: Option<VerdictSink>,
+        search: Cancel,
+    ) -> PendingInvariants {
+        let stop = Arc::new(AtomicBool::new(false));
+        let settled = Arc::new(Mutex::new(InvariantsFound::default()));
+        let (p, budget) = (p.clone(), budget.clone());
+        let (halt, out) = (stop.clone(), settled.clone());
+        let (send, done) = channel();
+        // It steps back, as the search does, for the abstraction's
+        // certificate check (`system::priority`): that check settles
+        // every label it claims at once.
+        std::thread::spawn(move || {
+            crate::system::priority::defer_this_thread();
+            run(
+                &p,
+                &open,
+                &budget,
+                &halt,
+                &found,
+                sink.as_ref(),
+                &out,
+                &search,
+            );
+            drop(send);
+        });
+        PendingInvariants {
+            stop,
+            settled,
+            done,
+        }
+    }
+
+    /// Stops the engine (the search is over) and applies what it proved to
+    /// `r`. A label with a replayed witness keeps it: an invariant that
+    /// contradicts one is reported and counts for nothing.
+    pub fn finish(self, r: &mut ReachReport) {
+        self.stop.store(true, Ordering::Release);
+        if let Err(RecvTimeoutError::Timeout) = self.done.recv_timeout(GRACE) {
+            r.notes
+                .push("the invariant engine did not stop in time".into());
+        }
+        let found = match self.settled.lock() {
+            Ok(mut f) => std::mem::take(&mut *f),
+            Err(_) => {
+                r.notes
+                    .push("the invariant engine stopped unexpectedly".into());
+                return;
+            }
+        };
+        r.notes.extend(found.notes);
+        for c in &found.accepted {
+            let contradicted = (r.verdicts.iter())
+                .any(|v| c.unreachable.contains(&v.property) && v.verdict == Some(true));
+            if contradicted {
+                r.notes.push(format!(
+                    "internal: an accepted invariant for label(s) {:?} contradicts a \
+                     replayed witness; it is ignored",
+                    c.unreachable
+                ));
+                continue;
+            }
+            for v in &mut r.verdicts {
+                if c.unreachable.contains(&v.property) && v.verdict.is_none() {
+                    *v = proved(v.property);
+                }
+            }
+        }
+        r.invariants = found.accepted;
+    }
+}
+
+/// The engine's work: invariants for `open`, each checked, the accepted
+/// ones put in `out` (and their labels told to `sink`) as they come;
+/// `search` raised once every label of `open` is found or proved.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    p: &Program,
+    open: &[u32],
+    budget: &Budget,
+    stop: &AtomicBool,
+    found: &Mutex<BTreeSet<u32>>,
+    sink: Option<&VerdictSink>,
+    out: &Mutex<InvariantsFound>,
+    search: &Cancel,
+) {
+    let mut settled = BTreeSet::new();
+    let note = |n: String| {
+        if let Ok(mut o) = out.lock() {
+            o.notes.push(n);
+        }
+    };
+    let accept = |c: InvariantCertificate| match check_invariant(p, &c, budget.deadline) {
+        Ok(_) => {
+            for &label in &c.unreachable {
+                if let Some(tell) = sink {
+                    tell(&proved(label));
+                }
+            }
+            settled.extend(c.unreachable.iter().copied());
+            if let Ok(mut o) = out.lock() {
+                o.accepted.push(c);
+            }
+            let found = found.lock().map(|f| f.clone()).unwrap_or_default();
+            if open
+                .iter()
+                .all(|l| settled.contains(l) || found.contains(l))
+            {
+                search.cancel();
+            }
+        }
+        Err(e) => note(format!(
+            "an invariant for label(s) {:?} was not accepted ({e}); they stay unknown",
+            c.unreachable
+        )),
+    };
+    if let Err(e) = crate::horn::prove_labels(p, open, budget, stop, found, accept) {
+        note(format!("the invariant engine cannot encode the step: {e}"));
+    }
+}
+
+/// The verdict of a label an accepted invariant proves unreachable.
+fn proved(label: u32) -> LabelVerdict {
+    LabelVerdict {
+        property: label,
+        verdict: Some(false),
+        witness: None,
+        engine: Some(Evidence::Invariant),
+        certified: Some(true),
+    }
+}
