@@ -29,13 +29,18 @@ use z3::{Context, FuncDecl, SatResult, Solver, Sort};
 use crate::certificate::InvariantCertificate;
 use crate::ir::Program;
 use crate::smt::{EncodeError, Frame};
-use crate::system::Budget;
+use crate::system::{resident_bytes, total_memory, Budget};
 
 /// Share of the time left that the query for every open label gets.
 const GROUP_SHARE: f64 = 1.0 / 3.0;
 
 /// How often the watchdog looks at the limits.
 const POLL: Duration = Duration::from_millis(50);
+
+/// Share of the run's memory limit (else of the machine's memory) that one
+/// query may add to the process: Spacer grew to 15 GB in 3 minutes on
+/// 2019 challenge P12 (Java), which ended the search beside it.
+const MEMORY_SHARE: f64 = 0.25;
 
 /// What one query came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,13 +54,14 @@ pub enum HornVerdict {
 }
 
 /// Asks Spacer for an invariant that keeps the runs of `frame` away from
-/// `labels` (and faults), until `until`, the budget is spent or `stop`
-/// is set.
+/// `labels` (and faults), until `until`, the budget is spent, the process
+/// holds more than `most` bytes ([`memory_ceiling`]) or `stop` is set.
 pub fn prove(
     frame: &Frame,
     labels: &[u32],
     until: Instant,
     budget: &Budget,
+    most: Option<u64>,
     stop: &AtomicBool,
 ) -> HornVerdict {
     static SPACER: Once = Once::new();
@@ -87,7 +93,7 @@ pub fn prove(
     solver.assert(z3::ast::forall_const(&bound, &[], &step));
     let bad = Bool::and(&[holds(&pre), frame.input_ok.clone(), frame.bad(labels)]);
     solver.assert(z3::ast::forall_const(&bound, &[], &bad.not()));
-    let result = with_watchdog(until, budget, stop, || solver.check());
+    let result = with_watchdog(until, budget, most, stop, || solver.check());
     match result {
         SatResult::Sat => match solver.get_model().and_then(|m| m.get_func_interp(&inv)) {
             Some(f) => HornVerdict::Invariant(InvariantCertificate {
@@ -116,12 +122,20 @@ fn named(frame: &Frame, body: &str) -> String {
     .into_owned()
 }
 
+/// The resident size past which the engine's queries are interrupted:
+/// what the process holds now plus [`MEMORY_SHARE`] of the memory limit.
+pub fn memory_ceiling(budget: &Budget) -> Option<u64> {
+    let limit = budget.memory_limit.or_else(total_memory)?;
+    Some(resident_bytes()? + (limit as f64 * MEMORY_SHARE) as u64)
+}
+
 /// Runs `work` (a solver call) while a second thread interrupts the
-/// thread's z3 context at `until`, when the budget is spent or `stop` is
-/// set.
+/// thread's z3 context at `until`, when the budget is spent, when the
+/// process holds more than `most` bytes, or when `stop` is set.
 fn with_watchdog<T>(
     until: Instant,
     budget: &Budget,
+    most: Option<u64>,
     stop: &AtomicBool,
     work: impl FnOnce() -> T,
 ) -> T {
@@ -131,8 +145,10 @@ fn with_watchdog<T>(
     std::thread::scope(|s| {
         s.spawn(|| {
             while !done.load(Ordering::Acquire) {
+                let grown = most.is_some_and(|m| resident_bytes().is_some_and(|r| r > m));
                 let over = Instant::now() >= until
                     || stop.load(Ordering::Acquire)
+                    || grown
                     || budget.spent_time_or_memory().is_some();
                 if over {
                     handle.interrupt();
@@ -162,6 +178,7 @@ pub fn prove_labels(
     mut proved: impl FnMut(InvariantCertificate),
 ) -> Result<(), EncodeError> {
     let frame = Frame::encode(p)?;
+    let most = memory_ceiling(budget);
     let left = |labels: &[u32]| -> Vec<u32> {
         let found = found.lock().map(|f| f.clone()).unwrap_or_default();
         labels
@@ -179,7 +196,8 @@ pub fn prove_labels(
     };
     let labels = left(open);
     if labels.len() > 1 {
-        if let HornVerdict::Invariant(c) = prove(&frame, &labels, slice(GROUP_SHARE), budget, stop)
+        if let HornVerdict::Invariant(c) =
+            prove(&frame, &labels, slice(GROUP_SHARE), budget, most, stop)
         {
             proved(c);
             return Ok(());
@@ -190,7 +208,7 @@ pub fn prove_labels(
         let label = todo.remove(0);
         if !left(&[label]).is_empty() {
             let until = slice(1.0 / (todo.len() + 1) as f64);
-            if let HornVerdict::Invariant(c) = prove(&frame, &[label], until, budget, stop) {
+            if let HornVerdict::Invariant(c) = prove(&frame, &[label], until, budget, most, stop) {
                 proved(c);
             }
         }
@@ -269,7 +287,7 @@ mod tests {
         let mut runs = 0;
         for &l in &reachable {
             let until = Instant::now() + Duration::from_secs(20);
-            match prove(&frame, &[l], until, &budget(), &stop) {
+            match prove(&frame, &[l], until, &budget(), None, &stop) {
                 HornVerdict::Invariant(c) => panic!("label {l} is reachable: {c:?}"),
                 HornVerdict::Reachable => runs += 1,
                 HornVerdict::Unknown => {}
@@ -279,6 +297,18 @@ mod tests {
         assert!(runs > 0, "no run found to {reachable:?}");
     }
 
+    /// A process already over the ceiling: the query is interrupted (the
+    /// two labels take Spacer seconds).
+    #[test]
+    fn a_query_over_its_memory_ceiling_has_no_answer() {
+        let (p, unreachable) = problem("reach-arith", "Problem902.c");
+        let frame = Frame::encode(&p).expect("encodes");
+        let stop = AtomicBool::new(false);
+        let until = Instant::now() + Duration::from_secs(120);
+        let v = prove(&frame, &unreachable, until, &budget(), Some(0), &stop);
+        assert_eq!(v, HornVerdict::Unknown);
+    }
+
     /// A stop request ends the query at once, without an answer.
     #[test]
     fn a_stopped_query_has_no_answer() {
@@ -286,7 +316,7 @@ mod tests {
         let frame = Frame::encode(&p).expect("encodes");
         let stop = AtomicBool::new(true);
         let until = Instant::now() + Duration::from_secs(120);
-        let v = prove(&frame, &unreachable, until, &budget(), &stop);
+        let v = prove(&frame, &unreachable, until, &budget(), None, &stop);
         assert_eq!(v, HornVerdict::Unknown);
     }
 }

@@ -22,7 +22,9 @@ pub mod outcome;
 pub mod par;
 pub mod priority;
 
-pub use budget::{peak_resident_bytes, resident_bytes, Budget, Cancel, LimitError, StopReason};
+pub use budget::{
+    peak_resident_bytes, resident_bytes, total_memory, Budget, Cancel, LimitError, StopReason,
+};
 pub use graph::{Edge, StateGraph, StateId, NO_STATE};
 pub use outcome::{error_n_label, Fault, Outcome, StepResult, ERROR_LABEL};
 pub use par::par_map;
