@@ -203,8 +203,12 @@ pub fn prove_labels(
             return Ok(());
         }
     }
+    // Memory z3 took and kept is not given back to the next query: past
+    // the ceiling, the engine stops.
+    let full = || most.is_some_and(|m| resident_bytes().is_some_and(|r| r > m));
     let mut todo = labels;
-    while !todo.is_empty() && !stop.load(Ordering::Acquire) && Instant::now() < deadline {
+    while !todo.is_empty() && !stop.load(Ordering::Acquire) && Instant::now() < deadline && !full()
+    {
         let label = todo.remove(0);
         if !left(&[label]).is_empty() {
             let until = slice(1.0 / (todo.len() + 1) as f64);
