@@ -43,7 +43,10 @@ impl PendingInvariants {
     /// skipping those that enter `found` meanwhile. Each label an accepted
     /// invariant proves unreachable is told to `sink` at once; once every
     /// label of `open` is found or proved, `search` is raised: the search
-    /// has nothing left to look for.
+    /// has nothing left to look for. With `defer`, the engine steps back
+    /// as the search does while the abstraction's certificate is checked
+    /// (`system::priority`): that check settles every label it claims at
+    /// once.
     pub fn start(
         p: &Program,
         open: Vec<u32>,
@@ -51,17 +54,17 @@ impl PendingInvariants {
         found: Arc<Mutex<BTreeSet<u32>>>,
         sink: Option<VerdictSink>,
         search: Cancel,
+        defer: bool,
     ) -> PendingInvariants {
         let stop = Arc::new(AtomicBool::new(false));
         let settled = Arc::new(Mutex::new(InvariantsFound::default()));
         let (p, budget) = (p.clone(), budget.clone());
         let (halt, out) = (stop.clone(), settled.clone());
         let (send, done) = channel();
-        // It steps back, as the search does, for the abstraction's
-        // certificate check (`system::priority`): that check settles
-        // every label it claims at once.
         std::thread::spawn(move || {
-            crate::system::priority::defer_this_thread();
+            if defer {
+                crate::system::priority::defer_this_thread();
+            }
             run(
                 &p,
                 &open,

@@ -356,19 +356,19 @@ pub fn solve_program(
         .collect();
     // The search ends early once the engine has settled what it looks for.
     let (search_budget, settled) = budget.cancellable();
+    // It steps back for the abstraction's certificate check, if one runs.
+    let checking = (cert.as_ref()).is_some_and(|c| opts.certify && !c.unreachable.is_empty());
     let invariants = (!open.is_empty()).then(|| {
         let sink = opts.on_verdict.clone();
-        PendingInvariants::start(&p, open, budget, found, sink, settled)
+        PendingInvariants::start(&p, open, budget, found, sink, settled, checking)
     });
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
-    let checker = (cert.as_ref())
-        .filter(|c| opts.certify && !c.unreachable.is_empty())
-        .map(|c| {
-            let (p, c) = (p.clone(), c.clone());
-            let deadline = super::certify::check_deadline(budget);
-            PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
-        });
+    let checker = (cert.as_ref()).filter(|_| checking).map(|c| {
+        let (p, c) = (p.clone(), c.clone());
+        let deadline = super::certify::check_deadline(budget);
+        PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
+    });
     // The search steps back for the check while it runs
     // (`system::priority`).
     let search_run = || {
