@@ -129,6 +129,11 @@ pub fn memory_ceiling(budget: &Budget) -> Option<u64> {
     Some(resident_bytes()? + (limit as f64 * MEMORY_SHARE) as u64)
 }
 
+/// Whether the process holds more than `most` bytes.
+fn past(most: Option<u64>) -> bool {
+    most.is_some_and(|m| resident_bytes().is_some_and(|r| r > m))
+}
+
 /// Runs `work` (a solver call) while a second thread interrupts the
 /// thread's z3 context at `until`, when the budget is spent, when the
 /// process holds more than `most` bytes, or when `stop` is set.
@@ -145,10 +150,9 @@ fn with_watchdog<T>(
     std::thread::scope(|s| {
         s.spawn(|| {
             while !done.load(Ordering::Acquire) {
-                let grown = most.is_some_and(|m| resident_bytes().is_some_and(|r| r > m));
                 let over = Instant::now() >= until
                     || stop.load(Ordering::Acquire)
-                    || grown
+                    || past(most)
                     || budget.spent_time_or_memory().is_some();
                 if over {
                     handle.interrupt();
@@ -205,9 +209,11 @@ pub fn prove_labels(
     }
     // Memory z3 took and kept is not given back to the next query: past
     // the ceiling, the engine stops.
-    let full = || most.is_some_and(|m| resident_bytes().is_some_and(|r| r > m));
     let mut todo = labels;
-    while !todo.is_empty() && !stop.load(Ordering::Acquire) && Instant::now() < deadline && !full()
+    while !todo.is_empty()
+        && !stop.load(Ordering::Acquire)
+        && Instant::now() < deadline
+        && !past(most)
     {
         let label = todo.remove(0);
         if !left(&[label]).is_empty() {
