@@ -124,6 +124,14 @@ impl Span {
             BinOp::Div => corners(|x, y| x / y),
             BinOp::Rem if b.contains(0) => Span::ALL,
             BinOp::Rem => {
+                // Within one period of a fixed divisor, on one side of 0,
+                // `a % b` is `a` minus one multiple of `b`: monotone.
+                if let Some(d) = b.value() {
+                    let d = d as i64;
+                    if alo / d == ahi / d && (a.natural() || ahi <= 0) {
+                        return Span::fitting(alo % d, ahi % d);
+                    }
+                }
                 // |a % b| < |b| and |a % b| <= |a|; the sign is a's.
                 let m = blo.abs().max(bhi.abs()) - 1;
                 let lo = if a.natural() { 0 } else { alo.max(-m) };
@@ -256,6 +264,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A remainder by a fixed divisor holds every value, and is exact
+    /// where the dividend stays within one period on one side of 0.
+    #[test]
+    fn remainders_by_one_divisor_are_exact_within_a_period() {
+        for d in (-13..=13).filter(|d| *d != 0) {
+            for lo in -40..=40 {
+                for hi in lo..=lo + 30 {
+                    let r = Span::binary(BinOp::Rem, Span { lo, hi }, Span::single(d));
+                    let values: Vec<i32> = (lo..=hi).map(|x| x % d).collect();
+                    assert!(
+                        values.iter().all(|v| r.contains(*v as i64)),
+                        "{lo}..{hi} % {d}"
+                    );
+                    if lo / d == hi / d && (lo >= 0 || hi <= 0) {
+                        let least = values.iter().min().copied();
+                        let most = values.iter().max().copied();
+                        assert_eq!((Some(r.lo), Some(r.hi)), (least, most), "{lo}..{hi} % {d}");
+                    }
+                }
+            }
+        }
+        let product = Span {
+            lo: 78 * 241,
+            hi: 95 * 271,
+        };
+        let r = Span::binary(BinOp::Rem, product, Span::single(14999));
+        assert_eq!(
+            r,
+            Span {
+                lo: 3799,
+                hi: 10746
+            }
+        );
     }
 
     #[test]
