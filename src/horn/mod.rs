@@ -108,18 +108,26 @@ pub fn prove(
 }
 
 /// The interpretation of `inv` as z3 prints it, its arguments (`(:var
-/// k)`, the frame's `k`-th variable) replaced by the variables' names.
+/// k)`, the frame's `k`-th variable) replaced by the variables' names, in
+/// standard SMT-LIB: z3's internal division and remainder that assume a
+/// nonzero divisor (`bvsdiv_i`, ...) become the standard operators. That
+/// only fixes their value at a zero divisor, which z3 left open, so an
+/// invariant that held for every such value still holds (and the checker
+/// decides it either way).
 fn named(frame: &Frame, body: &str) -> String {
     static VAR: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"\(:var (\d+)\)").expect("valid"));
-    VAR.replace_all(body, |c: &regex::Captures| {
+    static INTERNAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(bv[su](?:div|rem|mod))_i\b").expect("valid")
+    });
+    let named = VAR.replace_all(body, |c: &regex::Captures| {
         let k: usize = c[1].parse().unwrap_or(usize::MAX);
         match frame.vars.get(k) {
             Some(v) => format!("|{}|", v.name),
             None => c[0].to_string(),
         }
-    })
-    .into_owned()
+    });
+    INTERNAL.replace_all(&named, "$1").into_owned()
 }
 
 /// The resident size past which the engine's queries are interrupted:
@@ -283,6 +291,27 @@ mod tests {
             );
             eprintln!("{dir}: {proved:?} of {unreachable:?} in {:?}", t.elapsed());
         }
+    }
+
+    /// Spacer's arguments get the frame's names and z3's internal
+    /// division and remainder their standard names; nothing else changes.
+    #[test]
+    fn invariants_are_written_in_standard_smt_lib() {
+        let (p, _) = problem("reach-relational", "Problem911.c");
+        let frame = Frame::encode(&p).expect("encodes");
+        let first = &frame.vars[0].name;
+        let text = named(
+            &frame,
+            "(and (bvsle (bvsdiv_i (:var 0) #x00000002) (bvsrem_i (:var 0) #x00000003)) \
+             (= (bvudiv_i (:var 0) #x00000005) (bvsdiv (:var 0) #x00000005)))",
+        );
+        assert_eq!(
+            text,
+            format!(
+                "(and (bvsle (bvsdiv |{first}| #x00000002) (bvsrem |{first}| #x00000003)) \
+                 (= (bvudiv |{first}| #x00000005) (bvsdiv |{first}| #x00000005)))"
+            )
+        );
     }
 
     /// A label that is reachable gets no invariant: Spacer finds the run.
