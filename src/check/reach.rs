@@ -395,6 +395,15 @@ pub fn solve_program(
     if let Some(i) = invariants {
         i.finish(&mut r);
     }
+    // A search the pipeline itself ended, because every label was settled,
+    // was not interrupted: say why it stopped.
+    let run_cancelled = (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
+    if r.stopped == Some(StopReason::Interrupted)
+        && !run_cancelled
+        && r.verdicts.iter().all(|v| v.verdict.is_some())
+    {
+        r.stopped = Some(StopReason::AllErrorsFound);
+    }
     if opts.keep_certificate {
         r.certificate = cert;
     }

@@ -20,9 +20,11 @@ pub enum StopReason {
     Timeout,
     /// Resident memory reached the limit.
     MemoryLimit,
-    /// Every error label was found; nothing more to learn for reachability.
+    /// Every error label was settled (found, or proved unreachable by
+    /// another engine); nothing more to learn for reachability.
     AllErrorsFound,
-    /// The run was cancelled (an interrupt, or another engine finished).
+    /// The run was cancelled (an interrupt, or another engine finished
+    /// what this stage was for).
     Interrupted,
 }
 
@@ -33,7 +35,7 @@ impl StopReason {
             StopReason::MaxStates => "state limit reached",
             StopReason::Timeout => "time limit reached",
             StopReason::MemoryLimit => "memory limit reached",
-            StopReason::AllErrorsFound => "every label found",
+            StopReason::AllErrorsFound => "every label settled",
             StopReason::Interrupted => "interrupted",
         };
         format!("{why} during {what}")
