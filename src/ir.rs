@@ -243,6 +243,14 @@ pub enum Expr {
     Call(FuncId, Vec<Expr>),
 }
 
+impl Expr {
+    /// Whether this is a plain read of one variable: evaluated twice on one
+    /// path, it has the same value both times (`x * x` is a square).
+    pub fn is_variable(&self) -> bool {
+        matches!(self, Expr::Global(_) | Expr::Local(_))
+    }
+}
+
 /// The target of an assignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {

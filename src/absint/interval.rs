@@ -106,6 +106,18 @@ impl Interval {
         Interval::exact(-(self.hi as i128), -(self.lo as i128))
     }
 
+    /// `x * x` for `x` in the interval: never negative unless it wraps.
+    pub fn square(self) -> Interval {
+        let (lo, hi) = (self.lo as i128, self.hi as i128);
+        if lo >= 0 {
+            Interval::exact(lo * lo, hi * hi)
+        } else if hi <= 0 {
+            Interval::exact(hi * hi, lo * lo)
+        } else {
+            Interval::exact(0, (lo * lo).max(hi * hi))
+        }
+    }
+
     /// Logical not.
     pub fn logical_not(self) -> Interval {
         Interval::truth(self.may_be_false(), self.may_be_true())
@@ -311,7 +323,17 @@ mod tests {
             prop_assert!(a.negate().contains(x.wrapping_neg() as i64));
             prop_assert!(a.bit_not().contains(!x as i64));
             prop_assert!(a.logical_not().contains((x == 0) as i64));
+            prop_assert!(a.square().contains(x.wrapping_mul(x) as i64), "{a}² {x}");
         }
+    }
+
+    #[test]
+    fn squares_are_not_negative_unless_they_wrap() {
+        let i = |lo, hi| Interval { lo, hi };
+        assert_eq!(i(-5, 3).square(), i(0, 25));
+        assert_eq!(i(-5, -2).square(), i(4, 25));
+        assert_eq!(i(2, 7).square(), i(4, 49));
+        assert_eq!(i(-70000, 3).square(), Interval::TOP);
     }
 
     #[test]

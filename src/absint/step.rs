@@ -683,6 +683,10 @@ impl<'a> AbstractStep<'a> {
                     Interval::binop(*op, va, self.eval(b, path)?).0
                 }
             }
+            // The same variable twice: a square.
+            Expr::Binary(BinOp::Mul, a, b) if a == b && a.is_variable() => {
+                self.eval(a, path)?.square()
+            }
             Expr::Binary(op, a, b) => {
                 let (r, fault) = Interval::binop(*op, self.eval(a, path)?, self.eval(b, path)?);
                 if fault {

@@ -560,6 +560,10 @@ impl Run<'_> {
                 let b = if decided { a } else { self.pure(b, env)?.span };
                 Held::new(Span::binary(*op, a, b))
             }
+            // The same variable twice: a square.
+            Expr::Binary(BinOp::Mul, a, b) if a == b && a.is_variable() => {
+                Held::new(self.pure(a, env)?.span.square())
+            }
             Expr::Binary(op, a, b) => {
                 let (a, b) = (self.pure(a, env)?, self.pure(b, env)?);
                 Held::arith(*op, a, b, binary(*op, a.span, b.span).ok()?)

@@ -94,6 +94,18 @@ impl Span {
         Span::fitting(-(self.hi as i64), -(self.lo as i64))
     }
 
+    /// The values of `a * a`: never negative unless it wraps.
+    pub fn square(self) -> Span {
+        let (lo, hi) = (self.lo as i64, self.hi as i64);
+        if lo >= 0 {
+            Span::fitting(lo * lo, hi * hi)
+        } else if hi <= 0 {
+            Span::fitting(hi * hi, lo * lo)
+        } else {
+            Span::fitting(0, (lo * lo).max(hi * hi))
+        }
+    }
+
     /// The values of `~a` (that is `-a - 1`, which never wraps).
     pub fn bit_not(self) -> Span {
         Span {
@@ -259,6 +271,7 @@ mod tests {
                     }
                 }
                 for x in a.lo..=a.hi {
+                    assert!(a.square().contains(x.wrapping_mul(x) as i64), "{a:?}² {x}");
                     assert!(a.negated().contains(x.wrapping_neg() as i64));
                     assert!(a.bit_not().contains(!x as i64));
                 }
@@ -299,6 +312,14 @@ mod tests {
                 hi: 10746
             }
         );
+    }
+
+    #[test]
+    fn squares_are_not_negative_unless_they_wrap() {
+        assert_eq!(Span { lo: -5, hi: 3 }.square(), Span { lo: 0, hi: 25 });
+        assert_eq!(Span { lo: -5, hi: -2 }.square(), Span { lo: 4, hi: 25 });
+        assert_eq!(Span { lo: 2, hi: 7 }.square(), Span { lo: 4, hi: 49 });
+        assert_eq!(Span { lo: -70000, hi: 3 }.square(), Span::ALL);
     }
 
     #[test]

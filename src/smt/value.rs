@@ -184,7 +184,11 @@ impl Value {
                 return Value::Known(v);
             }
         }
-        let span = Span::binary(op, a.span(), b.span());
+        let span = if op == BinOp::Mul && a.same(b) {
+            a.span().square()
+        } else {
+            Span::binary(op, a.span(), b.span())
+        };
         if let Some(v) = span.value() {
             return Value::Known(v);
         }
