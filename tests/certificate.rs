@@ -437,15 +437,12 @@ fn dropped_bounds_are_rejected_only_with_a_real_counterexample() {
 
 #[test]
 fn on_generated_programs_the_checker_agrees_with_brute_force() {
-    let dir = std::env::temp_dir().join(format!("rigor-cert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("rigor-cert");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(25);
     let (mut accepted, mut rejected) = (0, 0);
     for n in 0..60 {
-        let path = dir.join(format!("Problem{n}.c"));
-        let text = common::generated(&mut rng);
-        std::fs::write(&path, &text).expect("written");
-        let Some(case) = case_of(&path.to_string_lossy()) else {
+        let (path, text) = common::write_generated(&dir, n, &mut rng);
+        let Some(case) = case_of(&path) else {
             continue;
         };
         let (_, labels) = brute_force(&case.m, 100_000).expect("small state space");

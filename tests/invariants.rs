@@ -112,15 +112,12 @@ fn reached(m: &Machine) -> Option<HashSet<u32>> {
 
 #[test]
 fn on_generated_programs_invariants_claim_only_unreachable_labels() {
-    let dir = std::env::temp_dir().join(format!("rigor-inv-gen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("rigor-inv-gen");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(24);
     let (mut proved, mut programs) = (0, 0);
     for n in 0..12 {
-        let path = dir.join(format!("Problem{n}.c"));
-        let text = common::generated(&mut rng);
-        std::fs::write(&path, &text).expect("written");
-        let p = rigor::frontend::load(&path.to_string_lossy()).expect("loads");
+        let (path, text) = common::write_generated(&dir, n, &mut rng);
+        let p = rigor::frontend::load(&path).expect("loads");
         let m = Machine::compile(&p).expect("compiles");
         let Some(labels) = reached(&m) else { continue };
         programs += 1;

@@ -303,15 +303,11 @@ fn formulas(rng: &mut impl Rng, inputs: &[String], outputs: &[String]) -> Vec<St
 
 #[test]
 fn on_generated_programs_accepted_claims_hold() {
-    let dir = std::env::temp_dir().join(format!("rigor-ltl-cert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch_dir("rigor-ltl-cert");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(26);
     let (mut accepted, mut rejected) = (0, 0);
     for n in 0..40 {
-        let path = dir.join(format!("Problem{n}.c"));
-        let text = common::generated(&mut rng);
-        std::fs::write(&path, &text).expect("written");
-        let path = path.to_string_lossy().to_string();
+        let (path, text) = common::write_generated(&dir, n, &mut rng);
         let p = rigor::frontend::load(&path).expect("loads");
         let m = rigor::engine::Machine::compile(&p).expect("compiles");
         let g = match rigor::absint::explore_abstract(&p, &m, &budget()) {

@@ -105,6 +105,27 @@ pub fn truth_file(path: &std::path::Path) -> Vec<Truth> {
         .collect()
 }
 
+/// A fresh scratch folder in the system's temporary directory, named
+/// `name` and this process's id.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes the `n`-th [`generated`] program of a test to `dir` as
+/// `Problem{n}.c`; returns its path and its text.
+pub fn write_generated(
+    dir: &std::path::Path,
+    n: usize,
+    rng: &mut impl rand::Rng,
+) -> (String, String) {
+    let path = dir.join(format!("Problem{n}.c"));
+    let text = generated(rng);
+    std::fs::write(&path, &text).expect("written");
+    (path.to_string_lossy().into_owned(), text)
+}
+
 /// A small RERS-style program: three variables kept in small ranges by
 /// remainders, three inputs with guarded updates, four error checks.
 pub fn generated(rng: &mut impl rand::Rng) -> String {
