@@ -684,7 +684,7 @@ impl<'a> AbstractStep<'a> {
                 }
             }
             // The same variable twice: a square.
-            Expr::Binary(BinOp::Mul, a, b) if a == b && a.is_variable() => {
+            Expr::Binary(BinOp::Mul, a, b) if a.is_variable() && a == b => {
                 self.eval(a, path)?.square()
             }
             Expr::Binary(op, a, b) => {

@@ -561,7 +561,7 @@ impl Run<'_> {
                 Held::new(Span::binary(*op, a, b))
             }
             // The same variable twice: a square.
-            Expr::Binary(BinOp::Mul, a, b) if a == b && a.is_variable() => {
+            Expr::Binary(BinOp::Mul, a, b) if a.is_variable() && a == b => {
                 Held::new(self.pure(a, env)?.span.square())
             }
             Expr::Binary(op, a, b) => {
