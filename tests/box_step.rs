@@ -178,6 +178,7 @@ fn programs() -> Vec<String> {
         "reach-pump",
         "reach-svcomp",
         "reach-deep",
+        "reach-pointers",
     ] {
         for e in std::fs::read_dir(root.join(dir)).expect("problem folder") {
             let path = e.expect("entry").path();

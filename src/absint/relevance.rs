@@ -12,7 +12,9 @@
 //! (its enclosing conditions and its own) and the slots its condition and
 //! its statements read. In a given state, a site whose conjunction has a
 //! comparison that is false there cannot run; one comparison is enough to
-//! tell, and [`Relevance::relevant`] keeps just that comparison's slot,
+//! tell (a comparison of a slot with a constant, or of the element at a
+//! constant index of the array a pointer points to, `35 == a195[2]`),
+//! and [`Relevance::relevant`] keeps just that comparison's slot,
 //! preferring slots that decide many sites (the mode variables). The slots
 //! of every other site are kept.
 //!
@@ -39,15 +41,39 @@ const MAX_SITES: usize = 200_000;
 /// Deepest call nesting followed from the step function.
 const MAX_DEPTH: u32 = 64;
 
-/// A comparison of one state slot with a constant: `slot op value`.
+/// What a comparison reads: a state slot, or the element at a constant
+/// index of the array a pointer slot points to (`35 == a195[2]` with
+/// `int *a195`, as the 2019 challenge programs compare).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Operand {
+    Slot(u32),
+    Element { pointer: u32, index: u32 },
+}
+
+/// A comparison of one operand with a constant: `operand op value`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Atom {
-    slot: u32,
+    on: Operand,
     op: BinOp,
     value: i64,
 }
 
+/// An array element a pointer atom may read: a constant (the arrays no
+/// step writes) or a state slot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Element {
+    Const(i64),
+    Slot(u32),
+}
+
 impl Atom {
+    /// The slot the atom is ranked by: the compared slot, or the pointer.
+    fn slot(&self) -> u32 {
+        match self.on {
+            Operand::Slot(s) | Operand::Element { pointer: s, .. } => s,
+        }
+    }
+
     /// Whether the comparison is false for every value of `x`.
     fn refuted_by(&self, x: Interval) -> bool {
         let c = self.value;
@@ -83,9 +109,16 @@ pub struct Relevance {
     /// Per slot: kept in every state (pointers: joining two makes a read
     /// through them name every array).
     always: Vec<bool>,
-    /// The slots some comparison of a site is on, each with the sorted
-    /// constants it is compared with: all [`Relevance::relevant`] looks at.
+    /// The slots some comparison of a site is on (directly, or as an array
+    /// element a pointer atom may read), each with the sorted constants it
+    /// is compared with; with [`Relevance::pointers`], all
+    /// [`Relevance::relevant`] looks at.
     compared: Vec<(u32, Vec<i64>)>,
+    /// The pointer slots some comparison reads an element through.
+    pointers: Vec<u32>,
+    /// The element each (pointer value, index) of a pointer atom denotes;
+    /// a pair that is not listed names no array element (the step faults).
+    elements: FxHashMap<(i64, u32), Element>,
     /// Results of [`Relevance::relevant`] by where the compared slots'
     /// bounds lie among their constants ([`Relevance::memo_key`]; a
     /// program with thousands of sites asks again and again for the few
@@ -114,6 +147,8 @@ impl Clone for Relevance {
             priority: self.priority.clone(),
             always: self.always.clone(),
             compared: self.compared.clone(),
+            pointers: self.pointers.clone(),
+            elements: self.elements.clone(),
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
@@ -204,7 +239,30 @@ impl Builder<'_> {
         }
     }
 
-    /// The comparison `e`, if it compares one state slot with a constant.
+    /// What `e` reads, if it is a state slot or a pointer's element at a
+    /// constant index.
+    fn operand(&self, e: &Expr) -> Option<Operand> {
+        match e {
+            Expr::Global(g) => Some(Operand::Slot(self.slot_of(*g)?)),
+            Expr::Index(ArrayRef::Pointer(p), i) => {
+                let index = u32::try_from(super::analysis::constant(i, self.m)?).ok()?;
+                let layout = self.m.layout();
+                match layout.storage[p.0 as usize] {
+                    Storage::State(pointer) => Some(Operand::Element { pointer, index }),
+                    // A pointer no step writes: the element is known.
+                    Storage::Const(v) => {
+                        let (base, len) = layout.array_at(v)?;
+                        (index < len && base + index < layout.state_width)
+                            .then_some(Operand::Slot(base + index))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The comparison `e`, if it compares an [`Operand`] with a constant.
     fn atom(&self, e: &Expr) -> Option<Atom> {
         let Expr::Binary(op, a, b) = e else {
             return None;
@@ -216,19 +274,14 @@ impl Builder<'_> {
             return None;
         }
         let constant = |e: &Expr| super::analysis::constant(e, self.m);
-        match (a.as_ref(), b.as_ref()) {
-            (Expr::Global(g), c) => Some(Atom {
-                slot: self.slot_of(*g)?,
-                op: *op,
-                value: constant(c)?,
-            }),
-            (c, Expr::Global(g)) => Some(Atom {
-                slot: self.slot_of(*g)?,
-                op: mirror(*op),
-                value: constant(c)?,
-            }),
-            _ => None,
+        if let (Some(on), Some(value)) = (self.operand(a), constant(b)) {
+            return Some(Atom { on, op: *op, value });
         }
+        Some(Atom {
+            on: self.operand(b)?,
+            op: mirror(*op),
+            value: constant(a)?,
+        })
     }
 
     /// The comparisons among the conjuncts of `c`.
@@ -322,12 +375,42 @@ impl Relevance {
         let mut priority = vec![0u32; width];
         for (k, site) in b.sites.iter().enumerate() {
             for a in &site.atoms {
-                priority[a.slot as usize] += site.end - k as u32;
+                priority[a.slot() as usize] += site.end - k as u32;
             }
         }
-        let mut atoms: Vec<(u32, i64)> = (b.sites.iter())
-            .flat_map(|site| site.atoms.iter().map(|a| (a.slot, a.value)))
-            .collect();
+        let layout = m.layout();
+        let mut atoms: Vec<(u32, i64)> = Vec::new();
+        let mut pointers = Vec::new();
+        let mut elements = FxHashMap::default();
+        for a in b.sites.iter().flat_map(|site| &site.atoms) {
+            let (pointer, index) = match a.on {
+                Operand::Slot(slot) => {
+                    atoms.push((slot, a.value));
+                    continue;
+                }
+                Operand::Element { pointer, index } => (pointer, index),
+            };
+            pointers.push(pointer);
+            for g in 0..p.globals.len() {
+                let Some((base, len)) = layout.array_at(g as i32) else {
+                    continue;
+                };
+                if index >= len {
+                    continue;
+                }
+                let at = base + index;
+                let element = match at.checked_sub(layout.state_width) {
+                    Some(c) => Element::Const(layout.consts[c as usize] as i64),
+                    None => {
+                        atoms.push((at, a.value));
+                        Element::Slot(at)
+                    }
+                };
+                elements.insert((g as i64, index), element);
+            }
+        }
+        pointers.sort_unstable();
+        pointers.dedup();
         atoms.sort_unstable();
         atoms.dedup();
         let compared = (atoms.chunk_by(|a, b| a.0 == b.0))
@@ -338,6 +421,8 @@ impl Relevance {
             priority,
             always,
             compared,
+            pointers,
+            elements,
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
@@ -385,6 +470,10 @@ impl Relevance {
             key.push(position(x.lo, values));
             key.push(position(x.hi, values));
         }
+        for &p in &self.pointers {
+            let x = s[p as usize];
+            key.extend([x.lo as u32, x.hi as u32]);
+        }
         key
     }
 
@@ -397,7 +486,7 @@ impl Relevance {
         let mut k = 0;
         while k < self.sites.len() {
             let site = &self.sites[k];
-            if site.atoms.iter().any(|a| a.refuted_by(s[a.slot as usize])) {
+            if site.atoms.iter().any(|a| self.refutes(a, s)) {
                 own_refuted.push(site);
                 k = site.end as usize;
             } else {
@@ -408,19 +497,60 @@ impl Relevance {
             }
         }
         for site in own_refuted {
-            let witnesses = site
-                .atoms
-                .iter()
-                .filter(|a| a.refuted_by(s[a.slot as usize]));
-            if witnesses.clone().any(|a| rel[a.slot as usize]) {
+            let witnesses = site.atoms.iter().filter(|a| self.refutes(a, s));
+            let kept = |a: &Atom| {
+                self.witness(a, s)
+                    .iter()
+                    .flatten()
+                    .all(|&k| rel[k as usize])
+            };
+            if witnesses.clone().any(kept) {
                 continue;
             }
             let best = witnesses
-                .max_by_key(|a| (self.priority[a.slot as usize], std::cmp::Reverse(a.slot)))
+                .max_by_key(|a| {
+                    (
+                        self.priority[a.slot() as usize],
+                        std::cmp::Reverse(a.slot()),
+                    )
+                })
                 .expect("a refuted site has a refuting comparison");
-            rel[best.slot as usize] = true;
+            for k in self.witness(best, s).into_iter().flatten() {
+                rel[k as usize] = true;
+            }
         }
         rel
+    }
+
+    /// The array element a pointer atom reads in `s`, if its pointer is
+    /// known there and names an array long enough.
+    fn element(&self, pointer: u32, index: u32, s: &[Interval]) -> Option<Element> {
+        let p = s[pointer as usize].as_point()?;
+        self.elements.get(&(p as i64, index)).copied()
+    }
+
+    /// Whether `a` is false in every state of `s`.
+    fn refutes(&self, a: &Atom, s: &[Interval]) -> bool {
+        match a.on {
+            Operand::Slot(k) => a.refuted_by(s[k as usize]),
+            Operand::Element { pointer, index } => match self.element(pointer, index, s) {
+                Some(Element::Const(v)) => a.refuted_by(Interval::point(v as i32)),
+                Some(Element::Slot(k)) => a.refuted_by(s[k as usize]),
+                None => false,
+            },
+        }
+    }
+
+    /// The slots that must keep their values for `a` to stay refuted: its
+    /// slot, or the pointer and the element it reads if that is a slot.
+    fn witness(&self, a: &Atom, s: &[Interval]) -> [Option<u32>; 2] {
+        match a.on {
+            Operand::Slot(k) => [Some(k), None],
+            Operand::Element { pointer, index } => match self.element(pointer, index, s) {
+                Some(Element::Slot(k)) => [Some(pointer), Some(k)],
+                _ => [Some(pointer), None],
+            },
+        }
     }
 }
 
@@ -485,22 +615,88 @@ mod tests {
         assert_eq!(r.remembered.load(Ordering::Relaxed), 0);
     }
 
+    /// The bundled pointers problem: rules that compare the elements of
+    /// the arrays pointers point to, as the 2019 challenge programs do.
+    fn pointers() -> (Program, Machine) {
+        crate::absint::bundled("reach-pointers/Problem912.c")
+    }
+
+    #[test]
+    fn a_pointer_to_an_array_refutes_the_rules_its_elements_rule_out() {
+        let (p, m) = pointers();
+        let r = Relevance::new(&p, &m).expect("small program");
+        let (sp, sx, sz) = (slot(&p, &m, "p"), slot(&p, &m, "x"), slot(&p, &m, "z"));
+        let global = |name: &str| p.globals.iter().position(|g| g.name == name).expect(name) as i32;
+        let (cell, _) = m.layout().array_at(global("cell")).expect("an array");
+        assert!(cell < m.layout().state_width, "the steps write `cell`");
+        let cell = cell as usize;
+        use crate::system::System;
+        let mut state: Vec<Interval> = m
+            .initial_state()
+            .iter()
+            .map(|&v| Interval::point(v))
+            .collect();
+        // p points to `one`: the rule on `3 == p[0]` cannot run, so `x`,
+        // which only it reads, does not matter; `cell[1]` is 0, so the rule
+        // on `q[1] == 2` cannot run either, `z` does not matter, and the
+        // element is the witness kept.
+        assert_eq!(state[sp], Interval::point(global("one")));
+        let rel = r.relevant(&state);
+        assert!(rel[sp] && !rel[sx] && !rel[sz] && rel[cell + 1]);
+        // p points to `two` and `cell[1]` may be 2: both rules may run.
+        state[sp] = Interval::point(global("two"));
+        state[cell + 1] = Interval::new(0, 2).expect("ordered");
+        let rel = r.relevant(&state);
+        assert!(rel[sx] && rel[sz]);
+        // A pointer that may be either array refutes nothing.
+        state[sp] = Interval::new(
+            global("one").min(global("two")) as i64,
+            global("one").max(global("two")) as i64,
+        )
+        .expect("ordered");
+        assert!(r.relevant(&state)[sx]);
+    }
+
     #[test]
     fn a_refuted_site_keeps_one_witness() {
         let atom = Atom {
-            slot: 0,
+            on: Operand::Slot(0),
             op: BinOp::Le,
             value: -90,
         };
         assert!(atom.refuted_by(Interval::new(-89, 5).unwrap()));
         assert!(!atom.refuted_by(Interval::new(-90, 5).unwrap()));
         let ne = Atom {
-            slot: 0,
+            on: Operand::Slot(0),
             op: BinOp::Ne,
             value: 3,
         };
         assert!(ne.refuted_by(Interval::point(3)));
         assert!(!ne.refuted_by(Interval::new(3, 4).unwrap()));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The memo key holds the pointers and the elements they may
+        /// read: asked in any order, the memo answers as the computation.
+        #[test]
+        fn the_memo_key_holds_the_pointers(
+            picks in proptest::collection::vec((0i64..6, 0i64..6, -1i64..4, -1i64..4), 1..40)
+        ) {
+            let (p, m) = pointers();
+            let r = Relevance::new(&p, &m).expect("small program");
+            use crate::system::System;
+            let init: Vec<Interval> = m.initial_state().iter().map(|&v| Interval::point(v)).collect();
+            let (sp, cell) = (slot(&p, &m, "p"), m.layout().array_at(
+                p.globals.iter().position(|g| g.name == "cell").expect("cell") as i32,
+            ).expect("an array").0 as usize);
+            for (a, b, c, d) in picks {
+                let mut state = init.clone();
+                state[sp] = Interval::new(a.min(b), a.max(b)).expect("ordered");
+                state[cell + 1] = Interval::new(c.min(d), c.max(d)).expect("ordered");
+                proptest::prop_assert_eq!(r.relevant(&state), r.compute(&state));
+            }
+        }
     }
 
     proptest::proptest! {
