@@ -382,14 +382,18 @@ impl Relevance {
         let mut atoms: Vec<(u32, i64)> = Vec::new();
         let mut pointers = Vec::new();
         let mut elements = FxHashMap::default();
+        // Each element comparison once: the programs repeat them in many
+        // rules, and each is resolved against every array.
+        let mut through = Vec::new();
         for a in b.sites.iter().flat_map(|site| &site.atoms) {
-            let (pointer, index) = match a.on {
-                Operand::Slot(slot) => {
-                    atoms.push((slot, a.value));
-                    continue;
-                }
-                Operand::Element { pointer, index } => (pointer, index),
-            };
+            match a.on {
+                Operand::Slot(slot) => atoms.push((slot, a.value)),
+                Operand::Element { pointer, index } => through.push((index, a.value, pointer)),
+            }
+        }
+        through.sort_unstable();
+        through.dedup();
+        for &(index, value, pointer) in &through {
             pointers.push(pointer);
             for g in 0..p.globals.len() {
                 let Some((base, len)) = layout.array_at(g as i32) else {
@@ -402,7 +406,7 @@ impl Relevance {
                 let element = match at.checked_sub(layout.state_width) {
                     Some(c) => Element::Const(layout.consts[c as usize] as i64),
                     None => {
-                        atoms.push((at, a.value));
+                        atoms.push((at, value));
                         Element::Slot(at)
                     }
                 };
@@ -617,25 +621,30 @@ mod tests {
 
     /// The bundled pointers problem: rules that compare the elements of
     /// the arrays pointers point to, as the 2019 challenge programs do.
-    fn pointers() -> (Program, Machine) {
-        crate::absint::bundled("reach-pointers/Problem912.c")
+    /// Also the slot of `cell[0]` (the array the steps write) and the
+    /// initial state as points.
+    fn pointers() -> (Program, Machine, usize, Vec<Interval>) {
+        use crate::system::System;
+        let (p, m) = crate::absint::bundled("reach-pointers/Problem912.c");
+        let g = p
+            .globals
+            .iter()
+            .position(|g| g.name == "cell")
+            .expect("cell");
+        let (cell, _) = m.layout().array_at(g as i32).expect("an array");
+        assert!(cell < m.layout().state_width, "the steps write `cell`");
+        let init = (m.initial_state().iter())
+            .map(|&v| Interval::point(v))
+            .collect();
+        (p, m, cell as usize, init)
     }
 
     #[test]
     fn a_pointer_to_an_array_refutes_the_rules_its_elements_rule_out() {
-        let (p, m) = pointers();
+        let (p, m, cell, mut state) = pointers();
         let r = Relevance::new(&p, &m).expect("small program");
         let (sp, sx, sz) = (slot(&p, &m, "p"), slot(&p, &m, "x"), slot(&p, &m, "z"));
         let global = |name: &str| p.globals.iter().position(|g| g.name == name).expect(name) as i32;
-        let (cell, _) = m.layout().array_at(global("cell")).expect("an array");
-        assert!(cell < m.layout().state_width, "the steps write `cell`");
-        let cell = cell as usize;
-        use crate::system::System;
-        let mut state: Vec<Interval> = m
-            .initial_state()
-            .iter()
-            .map(|&v| Interval::point(v))
-            .collect();
         // p points to `one`: the rule on `3 == p[0]` cannot run, so `x`,
         // which only it reads, does not matter; `cell[1]` is 0, so the rule
         // on `q[1] == 2` cannot run either, `z` does not matter, and the
@@ -683,13 +692,9 @@ mod tests {
         fn the_memo_key_holds_the_pointers(
             picks in proptest::collection::vec((0i64..6, 0i64..6, -1i64..4, -1i64..4), 1..40)
         ) {
-            let (p, m) = pointers();
+            let (p, m, cell, init) = pointers();
             let r = Relevance::new(&p, &m).expect("small program");
-            use crate::system::System;
-            let init: Vec<Interval> = m.initial_state().iter().map(|&v| Interval::point(v)).collect();
-            let (sp, cell) = (slot(&p, &m, "p"), m.layout().array_at(
-                p.globals.iter().position(|g| g.name == "cell").expect("cell") as i32,
-            ).expect("an array").0 as usize);
+            let sp = slot(&p, &m, "p");
             for (a, b, c, d) in picks {
                 let mut state = init.clone();
                 state[sp] = Interval::new(a.min(b), a.max(b)).expect("ordered");
