@@ -44,14 +44,14 @@ const MAX_DEPTH: u32 = 64;
 /// What a comparison reads: a state slot, or the element at a constant
 /// index of the array a pointer slot points to (`35 == a195[2]` with
 /// `int *a195`, as the 2019 challenge programs compare).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Operand {
     Slot(u32),
     Element { pointer: u32, index: u32 },
 }
 
 /// A comparison of one operand with a constant: `operand op value`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 struct Atom {
     on: Operand,
     op: BinOp,
@@ -100,10 +100,70 @@ struct Site {
     end: u32,
 }
 
+/// The sites as [`Relevance::compute`] reads them: each distinct
+/// comparison once (a program repeats a mode's comparisons in every rule
+/// of the mode: 2019 challenge problem 18 has 19,728 comparisons in its
+/// sites, 1,295 of them distinct), so that a state decides each one once,
+/// and the sites' comparisons and reads in two flat lists, in site order.
+#[derive(Clone, Debug, Default)]
+struct FlatSites {
+    /// The distinct comparisons.
+    atoms: Vec<Atom>,
+    /// Per site, in preorder: its comparisons (indices into `atoms`) and
+    /// the slots it reads, as ranges of `atom_of` and `reads`, and one
+    /// past the last site it encloses.
+    sites: Vec<FlatSite>,
+    atom_of: Vec<u32>,
+    reads: Vec<u32>,
+}
+
+/// One site of [`FlatSites`].
+#[derive(Clone, Copy, Debug)]
+struct FlatSite {
+    atoms: (u32, u32),
+    reads: (u32, u32),
+    end: u32,
+}
+
+impl FlatSites {
+    fn new(sites: &[Site]) -> FlatSites {
+        let mut flat = FlatSites::default();
+        let mut index: FxHashMap<Atom, u32> = FxHashMap::default();
+        for site in sites {
+            let first = (flat.atom_of.len() as u32, flat.reads.len() as u32);
+            for a in &site.atoms {
+                let next = flat.atoms.len() as u32;
+                let k = *index.entry(*a).or_insert(next);
+                if k == next {
+                    flat.atoms.push(*a);
+                }
+                flat.atom_of.push(k);
+            }
+            flat.reads.extend_from_slice(&site.reads);
+            flat.sites.push(FlatSite {
+                atoms: (first.0, flat.atom_of.len() as u32),
+                reads: (first.1, flat.reads.len() as u32),
+                end: site.end,
+            });
+        }
+        flat
+    }
+
+    /// Site `site`'s comparisons, as indices into `atoms`.
+    fn atoms_of(&self, site: &FlatSite) -> &[u32] {
+        &self.atom_of[site.atoms.0 as usize..site.atoms.1 as usize]
+    }
+
+    /// The slots site `site` reads.
+    fn reads_of(&self, site: &FlatSite) -> &[u32] {
+        &self.reads[site.reads.0 as usize..site.reads.1 as usize]
+    }
+}
+
 /// The sites of a program and how often each slot decides one.
 #[derive(Debug)]
 pub struct Relevance {
-    sites: Vec<Site>,
+    sites: FlatSites,
     /// Per slot: the number of site comparisons on it (higher first).
     priority: Vec<u32>,
     /// Per slot: kept in every state (pointers: joining two makes a read
@@ -421,7 +481,7 @@ impl Relevance {
             .map(|run| (run[0].0, run.iter().map(|&(_, v)| v).collect()))
             .collect();
         Some(Relevance {
-            sites: b.sites,
+            sites: FlatSites::new(&b.sites),
             priority,
             always,
             compared,
@@ -483,35 +543,62 @@ impl Relevance {
 
     /// [`Relevance::relevant`], computed.
     fn compute(&self, s: &[Interval]) -> Vec<bool> {
+        let flat = &self.sites;
+        // Each comparison decided once, when a site first asks (most sites
+        // are skipped with the site that encloses them): 0 not yet, 1
+        // refuted, 2 not.
+        let mut decided = vec![0u8; flat.atoms.len()];
+        let mut refuted = |a: u32| {
+            let d = &mut decided[a as usize];
+            if *d == 0 {
+                *d = if self.refutes(&flat.atoms[a as usize], s) {
+                    1
+                } else {
+                    2
+                };
+            }
+            *d == 1
+        };
         let mut rel = self.always.clone();
         // The sites that cannot run in `s` by a comparison of their own;
         // the sites they enclose cannot either, and need no witness.
         let mut own_refuted = Vec::new();
         let mut k = 0;
-        while k < self.sites.len() {
-            let site = &self.sites[k];
-            if site.atoms.iter().any(|a| self.refutes(a, s)) {
-                own_refuted.push(site);
+        while k < flat.sites.len() {
+            let site = &flat.sites[k];
+            if let Some(first) = flat.atoms_of(site).iter().copied().find(|&a| refuted(a)) {
+                own_refuted.push((site, first));
                 k = site.end as usize;
             } else {
-                for &r in &site.reads {
+                for &r in flat.reads_of(site) {
                     rel[r as usize] = true;
                 }
                 k += 1;
             }
         }
-        for site in own_refuted {
-            let witnesses = site.atoms.iter().filter(|a| self.refutes(a, s));
-            let kept = |a: &Atom| {
+        let mut witnesses: Vec<&Atom> = Vec::new();
+        for (site, first) in own_refuted {
+            let kept = |a: &Atom, rel: &[bool]| {
                 self.witness(a, s)
                     .iter()
                     .flatten()
                     .all(|&k| rel[k as usize])
             };
-            if witnesses.clone().any(kept) {
+            // Mostly the comparison that refuted the site is on a slot
+            // kept already (the mode, which the rules that may run read).
+            if kept(&flat.atoms[first as usize], &rel) {
                 continue;
             }
-            let best = witnesses
+            witnesses.clear();
+            for &a in flat.atoms_of(site) {
+                if refuted(a) {
+                    witnesses.push(&flat.atoms[a as usize]);
+                }
+            }
+            if witnesses.iter().any(|a| kept(a, &rel)) {
+                continue;
+            }
+            let best = (witnesses.iter())
                 .max_by_key(|a| {
                     (
                         self.priority[a.slot() as usize],
@@ -578,6 +665,33 @@ mod tests {
         match m.layout().storage[g] {
             Storage::State(a) => a as usize,
             ref other => panic!("{name} is {other:?}"),
+        }
+    }
+
+    #[test]
+    fn flat_sites_hold_each_comparison_once_and_every_site_as_listed() {
+        let (p, m) = modes();
+        let mut b = Builder {
+            p: &p,
+            m: &m,
+            sites: Vec::new(),
+            too_big: false,
+        };
+        b.block(&p.function(p.step).body, 0);
+        let flat = FlatSites::new(&b.sites);
+        let all: usize = b.sites.iter().map(|s| s.atoms.len()).sum();
+        assert!(flat.atoms.len() < all, "the modes repeat their comparisons");
+        for (i, a) in flat.atoms.iter().enumerate() {
+            assert!(!flat.atoms[..i].contains(a), "{a:?} listed twice");
+        }
+        assert_eq!(flat.sites.len(), b.sites.len());
+        for (site, f) in b.sites.iter().zip(&flat.sites) {
+            let atoms: Vec<Atom> = (flat.atoms_of(f).iter())
+                .map(|&k| flat.atoms[k as usize])
+                .collect();
+            assert_eq!(atoms, site.atoms);
+            assert_eq!(flat.reads_of(f), &site.reads[..]);
+            assert_eq!(f.end, site.end);
         }
     }
 
