@@ -122,6 +122,31 @@ pub enum AbstractionError {
     },
 }
 
+/// The abstraction stopped before any round completed: why, and where a
+/// limit stopped it, the graph its round had explored by then.
+#[derive(Debug)]
+pub struct Unfinished {
+    /// Why no round completed.
+    pub why: AbstractionError,
+    /// The states and edges found before the limit. Not a fixpoint (states
+    /// are missing, some have edges for part of their values only), so it
+    /// proves nothing: its paths to error labels are candidates that a
+    /// replay must confirm.
+    pub partial: Option<Box<AbsGraph>>,
+}
+
+impl From<AbstractionError> for Unfinished {
+    fn from(why: AbstractionError) -> Self {
+        Unfinished { why, partial: None }
+    }
+}
+
+impl std::fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.why.fmt(f)
+    }
+}
+
 /// What a round learns about each abstract state for the refinement ([`super::rounds`]).
 #[derive(Default)]
 pub(super) struct Liveness {
@@ -137,8 +162,9 @@ pub(super) struct Liveness {
 /// Why one round of the abstraction stopped before its fixpoint.
 #[derive(Debug)]
 pub(super) enum RoundError {
-    /// A limit ran out: no other round can do better in what is left.
-    Limit(AbstractionError),
+    /// A limit ran out: no other round can do better in what is left. With
+    /// the graph explored so far ([`Unfinished::partial`]).
+    Limit(AbstractionError, Box<AbsGraph>),
     /// The step could not be interpreted soundly from some abstract state.
     Unsound(Unsound),
 }
@@ -183,14 +209,16 @@ pub(super) fn explore_keyed(
         g.expansions += 1;
         if g.expansions.is_multiple_of(256) {
             if let Some(why) = budget.spent_time_or_memory() {
-                return Err(RoundError::Limit(AbstractionError::Limit(why)));
+                let why = AbstractionError::Limit(why);
+                return Err(RoundError::Limit(why, partial(g, cells, index)));
             }
             let (queued, expanded) = (queue.len(), g.expansions);
             if budget.out_of_reach(queued, expanded, started.elapsed()) {
-                return Err(RoundError::Limit(AbstractionError::OutOfReach {
+                let why = AbstractionError::OutOfReach {
                     queued: queued as u64,
                     expanded,
-                }));
+                };
+                return Err(RoundError::Limit(why, partial(g, cells, index)));
             }
         }
         let mut edges = Vec::new();
@@ -241,9 +269,8 @@ pub(super) fn explore_keyed(
                             None => {
                                 let t = g.values.len() as StateId;
                                 if budget.max_states.is_some_and(|n| t as u64 >= n) {
-                                    return Err(RoundError::Limit(
-                                        AbstractionError::TooManyStates(t as u64),
-                                    ));
+                                    let why = AbstractionError::TooManyStates(t as u64);
+                                    return Err(RoundError::Limit(why, partial(g, cells, index)));
                                 }
                                 index.insert(key, t);
                                 g.values.push(post);
@@ -277,6 +304,13 @@ pub(super) fn explore_keyed(
     g.cells = cells.clone();
     g.index = index;
     Ok((g, live))
+}
+
+/// The graph a round had explored when a limit stopped it, with its keys.
+fn partial(mut g: AbsGraph, cells: &Cells, index: FxHashMap<Vec<i64>, StateId>) -> Box<AbsGraph> {
+    g.cells = cells.clone();
+    g.index = index;
+    Box::new(g)
 }
 
 /// A successor's pieces of one key, joined: the key, the relevance keys

@@ -37,7 +37,7 @@ pub mod rounds;
 mod run;
 pub mod step;
 
-pub use explore::{share_of, AbsEdge, AbsGraph, AbstractionError};
+pub use explore::{share_of, AbsEdge, AbsGraph, AbstractionError, Unfinished};
 pub use guide::AbstractGuide;
 pub use pump::counter_witness;
 pub use rounds::{explore_abstract, explore_abstract_best, explore_abstract_until};

@@ -9,8 +9,8 @@ use rustc_hash::FxHashSet;
 use super::analysis::state_slot;
 use super::cells::{cells, congruences, counter_writes, Cells, IRRELEVANT};
 use super::explore::{
-    explore_keyed, AbstractionError, Liveness, RoundError, WIDEN_AFTER, WIDEN_AFTER_RETRY,
-    WIDEN_AFTER_SECOND,
+    explore_keyed, AbstractionError, Liveness, RoundError, Unfinished, WIDEN_AFTER,
+    WIDEN_AFTER_RETRY, WIDEN_AFTER_SECOND,
 };
 use super::graph::AbsGraph;
 use super::step::AbstractStep;
@@ -34,7 +34,8 @@ pub fn explore_abstract(
     m: &Machine,
     budget: &Budget,
 ) -> Result<AbsGraph, AbstractionError> {
-    Ok(rounds(p, m, budget, 1, |_| (1, ()), None)?.0)
+    let rounds = rounds(p, m, budget, 1, |_| (1, ()), None);
+    Ok(rounds.map_err(|u| u.why)?.0)
 }
 
 /// [`explore_abstract`], stopping at the first round whose result `enough`
@@ -53,7 +54,8 @@ pub fn explore_abstract_until(
     mut enough: impl FnMut(&AbsGraph) -> bool,
 ) -> Result<AbsGraph, AbstractionError> {
     let judge = |g: &AbsGraph| (usize::from(!enough(g)), ());
-    Ok(rounds(p, m, budget, 1, judge, Some(WIDEN_AFTER_RETRY))?.0)
+    let rounds = rounds(p, m, budget, 1, judge, Some(WIDEN_AFTER_RETRY));
+    Ok(rounds.map_err(|u| u.why)?.0)
 }
 
 /// [`explore_abstract_until`] for a caller that counts what a round leaves
@@ -75,7 +77,7 @@ pub fn explore_abstract_best<T>(
     budget: &Budget,
     threads: usize,
     judge: impl FnMut(&AbsGraph) -> (usize, T),
-) -> Result<(AbsGraph, T), AbstractionError> {
+) -> Result<(AbsGraph, T), Unfinished> {
     rounds(p, m, budget, threads, judge, Some(WIDEN_AFTER_SECOND))
 }
 
@@ -91,7 +93,7 @@ fn rounds<T>(
     threads: usize,
     mut judge: impl FnMut(&AbsGraph) -> (usize, T),
     mut retry: Option<u32>,
-) -> Result<(AbsGraph, T), AbstractionError> {
+) -> Result<(AbsGraph, T), Unfinished> {
     let mut cells = cells(p, m);
     let tracked = counter_writes(p, m, &cells.counter);
     // Without a pool of its own (one thread, or none to be had), the
@@ -125,7 +127,12 @@ fn rounds<T>(
         let (g, liveness) =
             match explore_keyed(&cells, &step, m, budget, widen_after, pool.as_ref()) {
                 Ok(done) => done,
-                Err(RoundError::Limit(why)) => return best.map(kept).ok_or(why),
+                Err(RoundError::Limit(why, partial)) => {
+                    return best.map(kept).ok_or(Unfinished {
+                        why,
+                        partial: Some(partial),
+                    })
+                }
                 Err(RoundError::Unsound(why)) => {
                     if best.is_none() && widen_after == WIDEN_AFTER {
                         widen_after = WIDEN_AFTER_RETRY;
@@ -138,7 +145,7 @@ fn rounds<T>(
                         widen_after = WIDEN_AFTER;
                         continue;
                     }
-                    return best.map(kept).ok_or(AbstractionError::Unsound(why));
+                    return best.map(kept).ok_or(AbstractionError::Unsound(why).into());
                 }
             };
         let (open, learnt) = judge(&g);

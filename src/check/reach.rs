@@ -329,10 +329,12 @@ pub fn solve_program(
     // Rounds go on while a label's abstract path does not replay.
     let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
     let threads = (opts.threads).unwrap_or_else(crate::explore::levels::all_cores);
-    let (abstraction, note) =
+    // A limit that stopped the abstraction leaves its graph so far: that
+    // proves nothing, but its paths to labels are witnesses to try.
+    let (abstraction, partial, note) =
         match crate::absint::explore_abstract_best(&p, &m, &share, threads, judge) {
-            Ok((g, ())) => (Some(g), None),
-            Err(why) => (None, Some(why.to_string())),
+            Ok((g, ())) => (Some(g), None, None),
+            Err(u) => (None, u.partial, Some(u.why.to_string())),
         };
     let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
     // Labels found by any engine, for the invariant engine to skip.
@@ -342,9 +344,10 @@ pub fn solve_program(
     // The witnesses the abstraction points at, before the check takes the
     // cores: pumping counters is bounded by its share of the time, which
     // it would spend waiting while the check runs.
-    let early = (abstraction.as_ref())
+    let early = (abstraction.as_ref().or(partial.as_deref()))
         .map(|g| early_witnesses(&p, &m, g, budget, search.on_error.as_ref()))
         .unwrap_or_default();
+    drop(partial);
     // The invariant engine, beside the search, for the labels the
     // abstraction does not claim and no witness settled.
     let claimed = cert
@@ -471,7 +474,9 @@ fn wanted_labels(m: &Machine, g: &AbsGraph) -> Vec<u32> {
 /// shortest witness: no run is shorter than the abstract distance), else,
 /// for a label behind counter guards, a run that pumps them
 /// ([`counter_witness`], all labels together within [`PUMP_SHARE`] of the
-/// time). Each is told to `on_error` as it is found.
+/// time). Each is told to `on_error` as it is found. `g` may also be the
+/// graph a limit stopped the abstraction at ([`crate::absint::Unfinished`]):
+/// its paths are then only candidates, and not always shortest.
 pub fn early_witnesses(
     p: &Program,
     m: &Machine,
@@ -506,7 +511,8 @@ pub fn early_witnesses(
 /// only the exploration pruned by the abstraction proves unreachable get
 /// their certificate checked ([`super::pruning`]). `early`: the witnesses
 /// already replayed ([`early_witnesses`]), which the search does not look
-/// for.
+/// for; without an abstraction, they answer the labels the search did not
+/// reach.
 pub fn check_with(
     m: &Machine,
     program: &str,
@@ -564,6 +570,15 @@ pub fn check_with(
     let bfs_stopped = ex.stopped;
     drop(ex);
     let (Some((_, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
+        // Without an abstraction the search looked for every label; those
+        // it did not reach may have a witness from the partial graph.
+        for v in r.verdicts.iter_mut().filter(|v| v.verdict.is_none()) {
+            if let Some((_, path)) = early.iter().find(|e| e.0 == v.property) {
+                if let Some(note) = v.accept_witness(m, path, "witness") {
+                    r.notes.push(note);
+                }
+            }
+        }
         return r;
     };
     r.abstract_states = Some(g.n_states() as u64);
@@ -733,6 +748,48 @@ mod tests {
         let m = Machine::compile(&p).expect("compiles");
         let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
         (p, m, g)
+    }
+
+    #[test]
+    fn an_abstraction_stopped_by_a_limit_still_gives_witnesses() {
+        // reach-arith has 19 abstract states; stopped at 10, the graph so
+        // far reaches label 0 (one step), and its path replays.
+        let path = format!(
+            "{}/problems/reach-arith/Problem902.c",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let p = crate::frontend::load(&path).expect("loads");
+        let m = Machine::compile(&p).expect("compiles");
+        let limits = Budget {
+            max_states: Some(10),
+            ..Budget::unlimited()
+        };
+        let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+        let stopped = crate::absint::explore_abstract_best(&p, &m, &limits, 1, judge)
+            .expect_err("stopped by the state limit");
+        assert!(matches!(
+            stopped.why,
+            crate::absint::AbstractionError::TooManyStates(_)
+        ));
+        let g = stopped.partial.expect("the graph so far");
+        assert!(g.n_states() < 19);
+        let early = early_witnesses(&p, &m, &g, &Budget::unlimited(), None);
+        assert!(early.iter().any(|e| e.0 == 0), "{early:?}");
+        for (l, path) in &early {
+            assert_eq!(replay(&m, path), Ok(Outcome::Error(*l)));
+        }
+        // A search that stops at its first state, without the abstraction:
+        // the label is answered by the witness from the graph so far.
+        let opts = search_options(&ReachOptions::default(), m.inputs(), Vec::new());
+        let one_state = Budget {
+            max_states: Some(1),
+            ..Budget::unlimited()
+        };
+        let r = check_with(&m, &path, &one_state, &opts, None, &early, false);
+        let v = &r.verdicts[0];
+        assert_eq!((v.property, v.verdict), (0, Some(true)));
+        assert_eq!(v.engine, Some(Evidence::Witness));
+        assert!(r.verdicts[1..].iter().all(|v| v.verdict.is_none()));
     }
 
     #[test]
