@@ -1,0 +1,84 @@
+use super::*;
+use crate::absint::explore_abstract;
+use std::sync::Mutex;
+
+fn bundled(problem: &str) -> (Program, Machine, AbsGraph) {
+    let path = format!("{}/problems/{problem}", env!("CARGO_MANIFEST_DIR"));
+    let p = crate::frontend::load(&path).expect("loads");
+    let m = Machine::compile(&p).expect("compiles");
+    let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
+    (p, m, g)
+}
+
+#[test]
+fn an_abstraction_stopped_by_a_limit_still_gives_witnesses() {
+    // reach-arith has 19 abstract states; stopped at 10, the graph so
+    // far reaches label 0 (one step), and its path replays.
+    let path = format!(
+        "{}/problems/reach-arith/Problem902.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let p = crate::frontend::load(&path).expect("loads");
+    let m = Machine::compile(&p).expect("compiles");
+    let limits = Budget {
+        max_states: Some(10),
+        ..Budget::unlimited()
+    };
+    let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
+    let stopped = crate::absint::explore_abstract_best(&p, &m, &limits, 1, judge)
+        .expect_err("stopped by the state limit");
+    assert!(matches!(
+        stopped.why,
+        crate::absint::AbstractionError::TooManyStates(_)
+    ));
+    let g = stopped.partial.expect("the graph so far");
+    assert!(g.n_states() < 19);
+    let early = early_witnesses(&p, &m, &g, &Budget::unlimited(), None);
+    assert!(early.iter().any(|e| e.0 == 0), "{early:?}");
+    for (l, path) in &early {
+        assert_eq!(replay(&m, path), Ok(Outcome::Error(*l)));
+    }
+    // A search that stops at its first state, without the abstraction:
+    // the label is answered by the witness from the graph so far.
+    let opts = search_options(&ReachOptions::default(), m.inputs(), Vec::new());
+    let one_state = Budget {
+        max_states: Some(1),
+        ..Budget::unlimited()
+    };
+    let r = check_with(&m, &path, &one_state, &opts, None, &early, false);
+    let v = &r.verdicts[0];
+    assert_eq!((v.property, v.verdict), (0, Some(true)));
+    assert_eq!(v.engine, Some(Evidence::Witness));
+    assert!(r.verdicts[1..].iter().all(|v| v.verdict.is_none()));
+}
+
+#[test]
+fn early_witnesses_replay_and_are_told_at_once() {
+    // reach-arith: label 0's abstract path replays (label 2's does not,
+    // and no counter guards it: the search finds it); reach-pump: label
+    // 1 only by pumping its counter.
+    for (problem, reachable) in [
+        ("reach-arith/Problem902.c", vec![0]),
+        ("reach-pump/Problem910.c", vec![1]),
+    ] {
+        let (p, m, g) = bundled(problem);
+        let told = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&told);
+        let on_error: crate::explore::ErrorFound =
+            Arc::new(move |l: u32, _: &[usize]| sink.lock().expect("unpoisoned").push(l));
+        let early = early_witnesses(&p, &m, &g, &Budget::unlimited(), Some(&on_error));
+        let labels: Vec<u32> = early.iter().map(|e| e.0).collect();
+        assert_eq!(labels, reachable, "{problem}");
+        for (l, path) in &early {
+            assert_eq!(replay(&m, path), Ok(Outcome::Error(*l)), "{problem}");
+        }
+        assert_eq!(*told.lock().expect("unpoisoned"), reachable, "{problem}");
+    }
+}
+
+#[test]
+fn a_spent_budget_pumps_nothing() {
+    let (p, m, g) = bundled("reach-pump/Problem910.c");
+    let spent = Budget::unlimited().with_timeout(Duration::ZERO);
+    assert!(early_witnesses(&p, &m, &g, &spent, None).is_empty());
+}
