@@ -176,9 +176,13 @@ pub struct Relevance {
     compared: Vec<(u32, Vec<i64>)>,
     /// The pointer slots some comparison reads an element through.
     pointers: Vec<u32>,
-    /// The element each (pointer value, index) of a pointer atom denotes;
-    /// a pair that is not listed names no array element (the step faults).
-    elements: FxHashMap<(i64, u32), Element>,
+    /// The element each (pointer value, index) of a pointer atom denotes,
+    /// at `value * stride + index` (pointer values are global ids); `None`
+    /// names no array element (the step faults). A table rather than a
+    /// map: every question looks up hundreds of them.
+    elements: Vec<Option<Element>>,
+    /// One more than the greatest index a pointer atom reads.
+    stride: u32,
     /// Results of [`Relevance::relevant`] by where the compared slots'
     /// bounds lie among their constants ([`Relevance::memo_key`]; a
     /// program with thousands of sites asks again and again for the few
@@ -209,11 +213,27 @@ impl Clone for Relevance {
             compared: self.compared.clone(),
             pointers: self.pointers.clone(),
             elements: self.elements.clone(),
+            stride: self.stride,
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
         }
     }
+}
+
+/// The working lists of [`Relevance::compute`], kept between questions.
+#[derive(Default)]
+struct Scratch {
+    /// Per distinct comparison: 0 not decided yet, 1 refuted, 2 not.
+    decided: Vec<u8>,
+    /// The sites refuted by a comparison of their own, with the first one.
+    own_refuted: Vec<(u32, u32)>,
+    /// The comparisons refuting one site.
+    witnesses: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 struct Builder<'a> {
@@ -441,7 +461,14 @@ impl Relevance {
         let layout = m.layout();
         let mut atoms: Vec<(u32, i64)> = Vec::new();
         let mut pointers = Vec::new();
-        let mut elements = FxHashMap::default();
+        let stride = (b.sites.iter().flat_map(|site| &site.atoms))
+            .filter_map(|a| match a.on {
+                Operand::Element { index, .. } => Some(index + 1),
+                Operand::Slot(_) => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let mut elements = vec![None; p.globals.len() * stride as usize];
         // Each element comparison once: the programs repeat them in many
         // rules, and each is resolved against every array.
         let mut through = Vec::new();
@@ -470,7 +497,7 @@ impl Relevance {
                         Element::Slot(at)
                     }
                 };
-                elements.insert((g as i64, index), element);
+                elements[g * stride as usize + index as usize] = Some(element);
             }
         }
         pointers.sort_unstable();
@@ -487,6 +514,7 @@ impl Relevance {
             compared,
             pointers,
             elements,
+            stride,
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
@@ -543,11 +571,28 @@ impl Relevance {
 
     /// [`Relevance::relevant`], computed.
     fn compute(&self, s: &[Interval]) -> Vec<bool> {
+        // The working lists are kept per thread: a question is asked a
+        // hundred thousand times a second, and growing them anew each time
+        // cost a fifth of the abstraction's time (C P18).
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.compute_with(s, &mut scratch),
+            Err(_) => self.compute_with(s, &mut Scratch::default()),
+        })
+    }
+
+    /// [`Relevance::compute`] on the working lists `scratch`.
+    fn compute_with(&self, s: &[Interval], scratch: &mut Scratch) -> Vec<bool> {
         let flat = &self.sites;
+        let Scratch {
+            decided,
+            own_refuted,
+            witnesses,
+        } = scratch;
         // Each comparison decided once, when a site first asks (most sites
         // are skipped with the site that encloses them): 0 not yet, 1
         // refuted, 2 not.
-        let mut decided = vec![0u8; flat.atoms.len()];
+        decided.clear();
+        decided.resize(flat.atoms.len(), 0);
         let mut refuted = |a: u32| {
             let d = &mut decided[a as usize];
             if *d == 0 {
@@ -560,14 +605,15 @@ impl Relevance {
             *d == 1
         };
         let mut rel = self.always.clone();
-        // The sites that cannot run in `s` by a comparison of their own;
-        // the sites they enclose cannot either, and need no witness.
-        let mut own_refuted = Vec::new();
+        // The sites that cannot run in `s` by a comparison of their own
+        // (with the first comparison that tells); the sites they enclose
+        // cannot either, and need no witness.
+        own_refuted.clear();
         let mut k = 0;
         while k < flat.sites.len() {
             let site = &flat.sites[k];
             if let Some(first) = flat.atoms_of(site).iter().copied().find(|&a| refuted(a)) {
-                own_refuted.push((site, first));
+                own_refuted.push((k as u32, first));
                 k = site.end as usize;
             } else {
                 for &r in flat.reads_of(site) {
@@ -576,29 +622,30 @@ impl Relevance {
                 k += 1;
             }
         }
-        let mut witnesses: Vec<&Atom> = Vec::new();
-        for (site, first) in own_refuted {
-            let kept = |a: &Atom, rel: &[bool]| {
-                self.witness(a, s)
-                    .iter()
-                    .flatten()
-                    .all(|&k| rel[k as usize])
-            };
+        let kept = |a: &Atom, rel: &[bool]| {
+            self.witness(a, s)
+                .iter()
+                .flatten()
+                .all(|&k| rel[k as usize])
+        };
+        for &(site, first) in own_refuted.iter() {
             // Mostly the comparison that refuted the site is on a slot
             // kept already (the mode, which the rules that may run read).
             if kept(&flat.atoms[first as usize], &rel) {
                 continue;
             }
+            let site = &flat.sites[site as usize];
             witnesses.clear();
             for &a in flat.atoms_of(site) {
                 if refuted(a) {
-                    witnesses.push(&flat.atoms[a as usize]);
+                    witnesses.push(a);
                 }
             }
-            if witnesses.iter().any(|a| kept(a, &rel)) {
+            let refuting = witnesses.iter().map(|&a| &flat.atoms[a as usize]);
+            if refuting.clone().any(|a| kept(a, &rel)) {
                 continue;
             }
-            let best = (witnesses.iter())
+            let best = refuting
                 .max_by_key(|a| {
                     (
                         self.priority[a.slot() as usize],
@@ -616,8 +663,11 @@ impl Relevance {
     /// The array element a pointer atom reads in `s`, if its pointer is
     /// known there and names an array long enough.
     fn element(&self, pointer: u32, index: u32, s: &[Interval]) -> Option<Element> {
-        let p = s[pointer as usize].as_point()?;
-        self.elements.get(&(p as i64, index)).copied()
+        let p = usize::try_from(s[pointer as usize].as_point()?).ok()?;
+        let at = p.checked_mul(self.stride as usize)? + index as usize;
+        (index < self.stride)
+            .then(|| self.elements.get(at).copied().flatten())
+            .flatten()
     }
 
     /// Whether `a` is false in every state of `s`.
