@@ -37,6 +37,8 @@ pub(super) struct Cells {
     /// Slots kept besides the relevant ones, by the key the relevant ones
     /// alone give (learnt by [`refine`]).
     pub(super) live: FxHashMap<Vec<i64>, Vec<bool>>,
+    /// Per slot: whether some entry of `live` keeps it (empty: none).
+    pub(super) live_any: Vec<bool>,
 }
 
 /// The key part of a slot the state's future does not depend on.
@@ -134,11 +136,42 @@ impl Cells {
         }
     }
 
+    /// Per slot, whether splitting `s` along it may give pieces of
+    /// different keys: the slots the relevance of `s` looks at or keeps,
+    /// and those a refinement keeps anywhere ([`Cells::live_any`]). `None`
+    /// without relevance (every slot is in every key).
+    ///
+    /// A piece of `s` that differs from the others only in slots not
+    /// marked has their relevance ([`Relevance::relevant_and_consulted`])
+    /// and, those slots being left out of it, their key: such pieces are
+    /// joined right back into one.
+    pub(super) fn split_slots(&self, s: &AbsState) -> Option<Vec<bool>> {
+        let r = self.relevance.as_ref()?;
+        let (rel, mut along) = r.relevant_and_consulted(s);
+        for (k, a) in along.iter_mut().enumerate() {
+            *a |= rel[k] || self.live_any.get(k).is_some_and(|&l| l);
+        }
+        Some(along)
+    }
+
     /// Splits `s` into one state per combination of cells its numeric
     /// intervals span (the union is `s`), unless there would be more than
     /// `max` pieces.
     pub(super) fn split(&self, s: AbsState, max: usize) -> Vec<AbsState> {
+        self.split_along(s, max, None)
+    }
+
+    /// [`Cells::split`] along the slots `along` marks only (all if `None`).
+    pub(super) fn split_along(
+        &self,
+        s: AbsState,
+        max: usize,
+        along: Option<&[bool]>,
+    ) -> Vec<AbsState> {
         let mut pieces = vec![s];
+        // The pieces splitting along every slot would have made so far: the
+        // limit counts those, so that the slots skipped change nothing.
+        let mut all = 1;
         for (k, c) in self.cuts.iter().enumerate() {
             let Some(c) = c else { continue };
             if self.counter[k] {
@@ -149,8 +182,12 @@ impl Cells {
             if a == b {
                 continue;
             }
-            if pieces.len() * (b - a + 1) > max {
+            if all * (b - a + 1) > max {
                 return pieces;
+            }
+            all *= b - a + 1;
+            if along.is_some_and(|a| !a[k]) {
+                continue;
             }
             pieces = pieces
                 .into_iter()
@@ -281,6 +318,7 @@ pub(super) fn cells(p: &Program, m: &Machine) -> Cells {
         congruence,
         relevance: Relevance::new(p, m),
         live: FxHashMap::default(),
+        live_any: Vec::new(),
         cuts: numeric
             .iter()
             .zip(cuts)
@@ -450,6 +488,7 @@ mod tests {
             congruence: vec![None, None],
             relevance: None,
             live: FxHashMap::default(),
+            live_any: Vec::new(),
         };
         let s = vec![Interval::new(0, 250).unwrap(), Interval::point(7)];
         let parts = cells.split(s, 256);

@@ -245,6 +245,7 @@ fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
         }
     }
     let mut learnt = false;
+    cells.live_any.resize(width, false);
     for (s, l) in live.iter().enumerate() {
         let key = cells.key(&g.values[s]);
         if !(0..width).any(|k| l[k] && key[k] == IRRELEVANT) {
@@ -258,6 +259,7 @@ fn refine(cells: &mut Cells, g: &AbsGraph, liveness: &Liveness) -> bool {
             for k in 0..width {
                 if l[k] && !kept[k] {
                     kept[k] = true;
+                    cells.live_any[k] = true;
                     learnt = true;
                 }
             }

@@ -574,14 +574,39 @@ impl Relevance {
         // The working lists are kept per thread: a question is asked a
         // hundred thousand times a second, and growing them anew each time
         // cost a fifth of the abstraction's time (C P18).
+        self.compute_consulting(s, None)
+    }
+
+    /// [`Relevance::relevant`] of `s`, and per slot whether the answer
+    /// depends on it beyond the relevant slots: the slots the comparisons
+    /// of a site are on (pointer, element and compared slot) where a
+    /// witness had to be chosen for it. A state within `s` that differs
+    /// from it only in slots neither relevant nor marked gets the same
+    /// answer: the sites that may run in `s` read only relevant slots, so
+    /// they may run in it too, and every other site is refuted in it as in
+    /// `s`, the same comparisons keeping it so or the same witness chosen.
+    pub fn relevant_and_consulted(&self, s: &[Interval]) -> (Vec<bool>, Vec<bool>) {
+        let mut consulted = vec![false; s.len()];
+        let rel = self.compute_consulting(s, Some(&mut consulted));
+        (rel, consulted)
+    }
+
+    /// [`Relevance::compute`], marking in `consulted` the slots the
+    /// comparisons of the sites it visits are on.
+    fn compute_consulting(&self, s: &[Interval], consulted: Option<&mut Vec<bool>>) -> Vec<bool> {
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.compute_with(s, &mut scratch),
-            Err(_) => self.compute_with(s, &mut Scratch::default()),
+            Ok(mut scratch) => self.compute_with(s, &mut scratch, consulted),
+            Err(_) => self.compute_with(s, &mut Scratch::default(), consulted),
         })
     }
 
-    /// [`Relevance::compute`] on the working lists `scratch`.
-    fn compute_with(&self, s: &[Interval], scratch: &mut Scratch) -> Vec<bool> {
+    /// [`Relevance::compute_consulting`] on the working lists `scratch`.
+    fn compute_with(
+        &self,
+        s: &[Interval],
+        scratch: &mut Scratch,
+        mut consulted: Option<&mut Vec<bool>>,
+    ) -> Vec<bool> {
         let flat = &self.sites;
         let Scratch {
             decided,
@@ -645,6 +670,13 @@ impl Relevance {
             if refuting.clone().any(|a| kept(a, &rel)) {
                 continue;
             }
+            // The witness is chosen among the comparisons that refute the
+            // site: in a smaller state, any of them may.
+            if let Some(consulted) = consulted.as_deref_mut() {
+                for &a in flat.atoms_of(site) {
+                    self.consult(&flat.atoms[a as usize], s, consulted);
+                }
+            }
             let best = refuting
                 .max_by_key(|a| {
                     (
@@ -658,6 +690,23 @@ impl Relevance {
             }
         }
         rel
+    }
+
+    /// Marks the slots `a` is decided on in `s`: its slot, or its pointer
+    /// and the element that names; every slot where the pointer is not
+    /// known (the element could be any array's).
+    fn consult(&self, a: &Atom, s: &[Interval], consulted: &mut [bool]) {
+        match a.on {
+            Operand::Slot(k) => consulted[k as usize] = true,
+            Operand::Element { pointer, .. } if s[pointer as usize].as_point().is_none() => {
+                consulted.fill(true)
+            }
+            Operand::Element { .. } => {
+                for k in self.witness(a, s).into_iter().flatten() {
+                    consulted[k as usize] = true;
+                }
+            }
+        }
     }
 
     /// The array element a pointer atom reads in `s`, if its pointer is
