@@ -455,10 +455,14 @@ fn each_input<T: Send>(
 /// at the cost of a relevance question (2019 challenge C P18: 113 pieces
 /// per successor, 1.06 keys).
 fn grouped(cells: &Cells, post: &AbsState) -> Vec<Group> {
+    grouped_along(cells, post, cells.split_slots(post).as_deref())
+}
+
+/// [`grouped`], splitting along the slots `along` marks (all if `None`).
+fn grouped_along(cells: &Cells, post: &AbsState, along: Option<&[bool]>) -> Vec<Group> {
     let mut groups = Vec::new();
     let mut group_of = FxHashMap::default();
-    let along = cells.split_slots(post);
-    for piece in cells.split_along(post.clone(), MAX_SPLIT, along.as_deref()) {
+    for piece in cells.split_along(post.clone(), MAX_SPLIT, along) {
         let (key, coarse) = cells.keys(&piece);
         group(&mut groups, &mut group_of, piece, key, coarse);
     }
@@ -551,19 +555,7 @@ mod tests {
                         continue;
                     };
                     for run in runs {
-                        let every = {
-                            let mut groups = Vec::new();
-                            let mut group_of = FxHashMap::default();
-                            for piece in cells.split(run.post.clone(), MAX_SPLIT) {
-                                let (key, coarse) = cells.keys(&piece);
-                                group(&mut groups, &mut group_of, piece, key, coarse);
-                            }
-                            for (_, origins, _) in &mut groups {
-                                origins.sort_unstable();
-                                origins.dedup();
-                            }
-                            groups
-                        };
+                        let every = grouped_along(&cells, &run.post, None);
                         let along = cells.split_slots(&run.post);
                         let fewer =
                             cells.split_along(run.post.clone(), MAX_SPLIT, along.as_deref());
