@@ -144,7 +144,8 @@ fn past(most: Option<u64>) -> bool {
 
 /// Runs `work` (a solver call) while a second thread interrupts the
 /// thread's z3 context at `until`, when the budget is spent, when the
-/// process holds more than `most` bytes, or when `stop` is set.
+/// process holds more than `most` bytes, or when `stop` is set (and again
+/// every [`POLL`] until the call returns).
 fn with_watchdog<T>(
     until: Instant,
     budget: &Budget,
@@ -162,9 +163,12 @@ fn with_watchdog<T>(
                     || stop.load(Ordering::Acquire)
                     || past(most)
                     || budget.spent_time_or_memory().is_some();
+                // Interrupted again at every poll until the call returns:
+                // an interrupt that comes before z3 has started the call
+                // is lost (seen under load: a ceiling already passed, and
+                // Spacer answered anyway).
                 if over {
                     handle.interrupt();
-                    return;
                 }
                 std::thread::sleep(POLL);
             }
