@@ -142,9 +142,10 @@ impl Cells {
     /// without relevance (every slot is in every key).
     ///
     /// A piece of `s` that differs from the others only in slots not
-    /// marked has their relevance ([`Relevance::relevant_and_consulted`])
-    /// and, those slots being left out of it, their key: such pieces are
-    /// joined right back into one.
+    /// marked has, but for a witness chosen differently
+    /// ([`Relevance::relevant_and_consulted`]), their relevance and, those
+    /// slots being left out of it, their key: such pieces were joined
+    /// right back into one.
     pub(super) fn split_slots(&self, s: &AbsState) -> Option<Vec<bool>> {
         let r = self.relevance.as_ref()?;
         let (rel, mut along) = r.relevant_and_consulted(s);

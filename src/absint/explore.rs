@@ -450,8 +450,9 @@ fn each_input<T: Send>(
 /// and grouped by key ([`group`]).
 ///
 /// Only the slots that may tell the pieces' keys apart are split
-/// ([`Cells::split_slots`]): the pieces and keys are those of splitting
-/// along every slot, without the pieces that were joined right back, each
+/// ([`Cells::split_slots`]): the groups are those of splitting along every
+/// slot (but where a witness is chosen differently; any key is sound),
+/// without the pieces that were joined right back, each
 /// at the cost of a relevance question (2019 challenge C P18: 113 pieces
 /// per successor, 1.06 keys).
 fn grouped(cells: &Cells, post: &AbsState) -> Vec<Group> {

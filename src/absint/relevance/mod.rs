@@ -581,10 +581,13 @@ impl Relevance {
     /// depends on it beyond the relevant slots: the slots the comparisons
     /// of a site are on (pointer, element and compared slot) where a
     /// witness had to be chosen for it. A state within `s` that differs
-    /// from it only in slots neither relevant nor marked gets the same
-    /// answer: the sites that may run in `s` read only relevant slots, so
-    /// they may run in it too, and every other site is refuted in it as in
-    /// `s`, the same comparisons keeping it so or the same witness chosen.
+    /// from it only in slots neither relevant nor marked mostly gets the
+    /// same answer: the sites that may run in `s` read only relevant
+    /// slots, and every other site is refuted in it by the same
+    /// comparisons. It may not where a site refuted in `s` needed no
+    /// witness there (a comparison of it was on a slot kept for another
+    /// reason) and does in the smaller state, whose witness may then be
+    /// another: a different key, never an unsound one.
     pub fn relevant_and_consulted(&self, s: &[Interval]) -> (Vec<bool>, Vec<bool>) {
         let mut consulted = vec![false; s.len()];
         let rel = self.compute_consulting(s, Some(&mut consulted));
@@ -592,7 +595,7 @@ impl Relevance {
     }
 
     /// [`Relevance::compute`], marking in `consulted` the slots the
-    /// comparisons of the sites it visits are on.
+    /// comparisons are on of each site it chooses a witness for.
     fn compute_consulting(&self, s: &[Interval], consulted: Option<&mut Vec<bool>>) -> Vec<bool> {
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut scratch) => self.compute_with(s, &mut scratch, consulted),
