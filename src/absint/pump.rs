@@ -26,7 +26,7 @@ use super::interval::Interval;
 use super::step::{AbsState, AbstractStep};
 use crate::engine::Machine;
 use crate::ir::Program;
-use crate::system::{Outcome, StateId, System};
+use crate::system::{Budget, Outcome, StateId, System};
 
 /// Most states one `representative_search` keeps (RERS 2019 training
 /// problem 13 needs at most 5 000 for its counter-guarded labels).
@@ -34,13 +34,13 @@ pub const MAX_REPRESENTATIVES: usize = 20_000;
 
 /// A run to error `label`, if the shortest abstract path to it passes
 /// guards of some counters and `representative_search` keyed on those
-/// finds one before `deadline`.
+/// finds one before `budget`'s time, memory or cancellation stops it.
 pub fn counter_witness(
     p: &Program,
     m: &Machine,
     g: &AbsGraph,
     label: u32,
-    deadline: Option<std::time::Instant>,
+    budget: &Budget,
 ) -> Option<Vec<usize>> {
     let path = g.error_path(label)?;
     let step = AbstractStep::new(p, m).with_congruences(g.cells.congruence.clone());
@@ -48,7 +48,7 @@ pub fn counter_witness(
     if tracked.is_empty() {
         return None;
     }
-    representative_search(m, g, label, &tracked, MAX_REPRESENTATIVES, deadline)
+    representative_search(m, g, label, &tracked, MAX_REPRESENTATIVES, budget)
 }
 
 /// The counters some step of `path` (in `g`) depends on: every run of
@@ -112,7 +112,7 @@ fn representative_search(
     label: u32,
     tracked: &[usize],
     max_states: usize,
-    deadline: Option<std::time::Instant>,
+    budget: &Budget,
 ) -> Option<Vec<usize>> {
     use std::hash::{BuildHasher, BuildHasherDefault};
     let hasher = BuildHasherDefault::<rustc_hash::FxHasher>::default();
@@ -135,7 +135,7 @@ fn representative_search(
     let mut next = vec![0; width];
     let mut head = 0;
     while head < parent.len() {
-        if head % 1024 == 0 && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if head % 1024 == 0 && budget.spent_time_or_memory().is_some() {
             return None;
         }
         cur.copy_from_slice(&states[head * width..(head + 1) * width]);
@@ -193,7 +193,7 @@ mod tests {
             .collect();
         assert_eq!(names, ["c"]);
         // Keyed on c, the search goes round A ten times.
-        let run = counter_witness(&p, &m, &g, 1, None).expect("a run");
+        let run = counter_witness(&p, &m, &g, 1, &Budget::unlimited()).expect("a run");
         assert_eq!(replay(&m, &run), Ok(Outcome::Error(1)));
         assert_eq!(run.len(), 11);
     }
@@ -204,7 +204,11 @@ mod tests {
         let (p, m) = bundled("reach-arith/Problem902.c");
         let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
         for l in g.error_labels() {
-            assert_eq!(counter_witness(&p, &m, &g, l, None), None, "label {l}");
+            assert_eq!(
+                counter_witness(&p, &m, &g, l, &Budget::unlimited()),
+                None,
+                "label {l}"
+            );
         }
     }
 }

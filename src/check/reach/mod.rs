@@ -484,14 +484,14 @@ pub fn early_witnesses(
     budget: &Budget,
     on_error: Option<&crate::explore::ErrorFound>,
 ) -> Vec<(u32, Vec<usize>)> {
-    let deadline = budget.share(PUMP_SHARE).deadline;
+    let budget = budget.share(PUMP_SHARE);
     let mut paths = g.paths_to_errors();
     let mut early = Vec::new();
     for l in wanted_labels(m, g) {
         let reaches = |path: &[usize]| replay(m, path) == Ok(Outcome::Error(l));
         let found = match paths.remove(&l) {
             Some(path) if reaches(&path) => Some(path),
-            Some(_) => counter_witness(p, m, g, l, deadline).filter(|path| reaches(path)),
+            Some(_) => counter_witness(p, m, g, l, &budget).filter(|path| reaches(path)),
             None => None,
         };
         if let Some(path) = found {

@@ -81,4 +81,9 @@ fn a_spent_budget_pumps_nothing() {
     let (p, m, g) = bundled("reach-pump/Problem910.c");
     let spent = Budget::unlimited().with_timeout(Duration::ZERO);
     assert!(early_witnesses(&p, &m, &g, &spent, None).is_empty());
+    // An interrupt stops the pumping too, well before its share of the
+    // time is spent.
+    let (interrupted, interrupt) = Budget::unlimited().cancellable();
+    interrupt.cancel();
+    assert!(early_witnesses(&p, &m, &g, &interrupted, None).is_empty());
 }
