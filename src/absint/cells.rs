@@ -44,6 +44,14 @@ pub(super) struct Cells {
 /// The key part of a slot the state's future does not depend on.
 pub(super) const IRRELEVANT: i64 = i64::MIN + 1;
 
+/// What [`Cells::split_slots`] finds of a successor.
+pub(super) struct SplitSlots {
+    /// Per slot, whether to split along it.
+    pub along: Vec<bool>,
+    /// The successor's relevance ([`Relevance::relevant`]).
+    pub relevant: Vec<bool>,
+}
+
 impl Cells {
     pub(super) fn cell(cuts: &[i64], v: i64) -> usize {
         cuts.partition_point(|&c| c <= v)
@@ -71,7 +79,16 @@ impl Cells {
                 .collect();
             return (key, None);
         };
-        let rel = r.relevant(s);
+        self.keys_of_relevant(s, &r.relevant(s))
+    }
+
+    /// [`Cells::keys`] of `s` under relevance, its relevance `rel` known
+    /// (from [`Cells::split_slots`]: not asked twice).
+    pub(super) fn keys_of_relevant(
+        &self,
+        s: &AbsState,
+        rel: &[bool],
+    ) -> (Vec<i64>, Option<Vec<i64>>) {
         let project = |keep: &dyn Fn(usize) -> bool| -> Vec<i64> {
             (s.iter().enumerate())
                 .map(|(k, v)| match keep(k) {
@@ -146,13 +163,16 @@ impl Cells {
     /// ([`Relevance::relevant_and_consulted`]), their relevance and, those
     /// slots being left out of it, their key: such pieces were joined
     /// right back into one.
-    pub(super) fn split_slots(&self, s: &AbsState) -> Option<Vec<bool>> {
+    ///
+    /// The relevance of `s` comes with them: a successor left whole needs
+    /// no second question for its key ([`Cells::keys_of_relevant`]).
+    pub(super) fn split_slots(&self, s: &AbsState) -> Option<SplitSlots> {
         let r = self.relevance.as_ref()?;
-        let (rel, mut along) = r.relevant_and_consulted(s);
+        let (relevant, mut along) = r.relevant_and_consulted(s);
         for (k, a) in along.iter_mut().enumerate() {
-            *a |= rel[k] || self.live_any.get(k).is_some_and(|&l| l);
+            *a |= relevant[k] || self.live_any.get(k).is_some_and(|&l| l);
         }
-        Some(along)
+        Some(SplitSlots { along, relevant })
     }
 
     /// Splits `s` into one state per combination of cells its numeric

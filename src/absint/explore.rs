@@ -47,7 +47,7 @@ use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::cells::Cells;
+use super::cells::{Cells, SplitSlots};
 pub use super::graph::{AbsEdge, AbsGraph};
 use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
@@ -456,15 +456,22 @@ fn each_input<T: Send>(
 /// at the cost of a relevance question (2019 challenge C P18: 113 pieces
 /// per successor, 1.06 keys).
 fn grouped(cells: &Cells, post: &AbsState) -> Vec<Group> {
-    grouped_along(cells, post, cells.split_slots(post).as_deref())
+    grouped_along(cells, post, cells.split_slots(post))
 }
 
-/// [`grouped`], splitting along the slots `along` marks (all if `None`).
-fn grouped_along(cells: &Cells, post: &AbsState, along: Option<&[bool]>) -> Vec<Group> {
+/// [`grouped`], splitting along the slots `split` marks (all if `None`).
+/// A successor left whole takes the relevance `split` has of it.
+fn grouped_along(cells: &Cells, post: &AbsState, split: Option<SplitSlots>) -> Vec<Group> {
     let mut groups = Vec::new();
     let mut group_of = FxHashMap::default();
-    for piece in cells.split_along(post.clone(), MAX_SPLIT, along) {
-        let (key, coarse) = cells.keys(&piece);
+    let along = split.as_ref().map(|s| s.along.as_slice());
+    let pieces = cells.split_along(post.clone(), MAX_SPLIT, along);
+    let whole = pieces.len() == 1;
+    for piece in pieces {
+        let (key, coarse) = match &split {
+            Some(s) if whole => cells.keys_of_relevant(&piece, &s.relevant),
+            _ => cells.keys(&piece),
+        };
         group(&mut groups, &mut group_of, piece, key, coarse);
     }
     // Pieces of one key often have one relevance key too: each is added
@@ -557,9 +564,9 @@ mod tests {
                     };
                     for run in runs {
                         let every = grouped_along(&cells, &run.post, None);
-                        let along = cells.split_slots(&run.post);
-                        let fewer =
-                            cells.split_along(run.post.clone(), MAX_SPLIT, along.as_deref());
+                        let split = cells.split_slots(&run.post);
+                        let along = split.as_ref().map(|s| s.along.as_slice());
+                        let fewer = cells.split_along(run.post.clone(), MAX_SPLIT, along);
                         if fewer.len() < cells.split(run.post.clone(), MAX_SPLIT).len() {
                             skipped += 1;
                         }
