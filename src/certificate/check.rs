@@ -17,7 +17,7 @@
 
 use std::time::{Duration, Instant};
 
-use z3::{SatResult, Solver};
+use z3::SatResult;
 
 use super::format::{Bound, Certificate, Congruence, EdgeStep, Var};
 use crate::ir::{BinOp, GlobalId, GlobalKind, Program};
@@ -502,22 +502,15 @@ fn solve(
     if goal.is_false() {
         return Ok(None);
     }
-    let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
-    if let Some(d) = deadline {
-        let left = d.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(CheckError::Undecided {
-                obligation,
-                reason: "time limit".into(),
-            });
-        }
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            left.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        solver.set_params(&params);
+    let undecided = |reason: &str| CheckError::Undecided {
+        obligation,
+        reason: reason.into(),
+    };
+    if deadline.is_some_and(|d| d <= Instant::now()) {
+        return Err(undecided("time limit"));
     }
+    let solver =
+        crate::smt::solver("QF_BV", deadline).ok_or_else(|| undecided("no QF_BV solver"))?;
     solver.assert(goal.term());
     match solver.check() {
         SatResult::Unsat => Ok(None),

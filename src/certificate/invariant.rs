@@ -199,19 +199,12 @@ fn read_formula(frame: &Frame, formula: &str) -> Result<Bool, CheckError> {
 
 /// Whether `goal` can hold, with what is left of the time.
 fn decide(goal: &Bool, deadline: Option<Instant>) -> SatResult {
-    let solver = Solver::new_for_logic("QF_BV").unwrap_or_default();
-    if let Some(d) = deadline {
-        let left = d.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return SatResult::Unknown;
-        }
-        let mut params = z3::Params::new();
-        params.set_u32(
-            "timeout",
-            left.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        solver.set_params(&params);
+    if deadline.is_some_and(|d| d <= Instant::now()) {
+        return SatResult::Unknown;
     }
+    let Some(solver) = crate::smt::solver("QF_BV", deadline) else {
+        return SatResult::Unknown;
+    };
     solver.assert(goal);
     solver.check()
 }

@@ -24,7 +24,7 @@ use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
 use z3::ast::{Ast, Bool, BV};
-use z3::{Context, FuncDecl, SatResult, Solver, Sort};
+use z3::{Context, FuncDecl, SatResult, Sort};
 
 use crate::certificate::InvariantCertificate;
 use crate::ir::Program;
@@ -84,7 +84,7 @@ pub fn prove(
     if stop.load(Ordering::Acquire) {
         return HornVerdict::Unknown;
     }
-    let solver = match Solver::new_for_logic("HORN") {
+    let solver = match crate::smt::solver("HORN", None) {
         Some(s) => s,
         None => return HornVerdict::Unknown,
     };
