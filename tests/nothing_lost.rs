@@ -95,3 +95,47 @@ fn a_hard_memory_cap_ends_a_run_with_its_answers() {
     assert!(answers.lines().count() >= 10, "{answers}{stderr}");
     assert!(stderr.contains("MemoryLimit"), "{stderr}");
 }
+
+/// An LTL run interrupted while it explores still checks the properties
+/// on the graph explored so far, as at a time limit: the counterexamples
+/// found there are answered, the run says "interrupted" and exits 130.
+#[test]
+fn an_interrupted_ltl_run_answers_from_what_it_explored() {
+    let Some(dir) = rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    let problem = dir.join("2019/seq-ltl/Problem6");
+    let (program, properties) = (
+        problem.join("Problem6.c"),
+        problem.join("constraints-Problem6.txt"),
+    );
+    if !program.is_file() || !properties.is_file() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, err) = (tmp.path().join("out.csv"), tmp.path().join("err.txt"));
+    let mut child = Command::new(rigor_bin())
+        .args(["ltl", "--quiet", "--no-abstraction", "--timeout", "600"])
+        .arg(&program)
+        .arg(&properties)
+        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
+        .spawn()
+        .expect("run rigor");
+    // Nothing is answered before the exploration stops: let it run a while.
+    std::thread::sleep(Duration::from_secs(20));
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let stderr = std::fs::read_to_string(&err).unwrap();
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let answers = csv_lines(&out);
+    assert!(
+        answers.iter().any(|l| l.ends_with(",false")),
+        "no counterexample answered: {answers:?}\n{stderr}"
+    );
+    // Only counterexamples can come from a partial graph.
+    assert!(answers.iter().all(|l| l.ends_with(",false")), "{answers:?}");
+}

@@ -122,6 +122,21 @@ impl Budget {
         (budget, flag)
     }
 
+    /// The budget of a last stage that turns what a cancelled run found
+    /// into answers (the LTL pipeline's check of the graph explored so
+    /// far): once cancelled, no longer cancelled but ending `grace` from
+    /// now (or at the deadline, if earlier); else this budget as it is.
+    pub fn after_cancel(&self, grace: Duration) -> Budget {
+        match &self.cancel {
+            Some(c) if c.is_cancelled() => Budget {
+                cancel: None,
+                ..self.clone()
+            }
+            .with_timeout(grace),
+            _ => self.clone(),
+        }
+    }
+
     /// This budget with a state limit.
     pub fn with_max_states(mut self, max: u64) -> Budget {
         self.max_states = Some(self.max_states.map_or(max, |m| m.min(max)));
@@ -316,6 +331,26 @@ mod tests {
         assert_eq!(b.spent(0), None);
         c.cancel();
         assert_eq!(b.spent(0), Some(StopReason::Interrupted));
+    }
+
+    #[test]
+    fn after_a_cancel_a_last_stage_has_its_grace_and_no_more() {
+        let (b, flag) = Budget::unlimited().cancellable();
+        let grace = Duration::from_secs(3600);
+        assert!(
+            b.after_cancel(grace).deadline.is_none(),
+            "not cancelled: as it was"
+        );
+        flag.cancel();
+        let last = b.after_cancel(grace);
+        assert_eq!(last.spent(0), None);
+        assert!(last.remaining().is_some_and(|r| r <= grace));
+        // Never past the run's own deadline.
+        let (b, flag) = Budget::unlimited()
+            .with_timeout(Duration::ZERO)
+            .cancellable();
+        flag.cancel();
+        assert_eq!(b.after_cancel(grace).spent(0), Some(StopReason::Timeout));
     }
 
     #[test]
