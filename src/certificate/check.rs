@@ -86,6 +86,10 @@ pub enum CheckError {
     /// binding, say).
     #[error("the checker stopped unexpectedly")]
     Stopped,
+    /// The run was interrupted, and the check did not end within the grace
+    /// it is given after an interrupt.
+    #[error("the run was interrupted before the check ended")]
+    Interrupted,
     /// The solver gave no answer (time limit, resources).
     #[error("{obligation} undecided: {reason}")]
     Undecided {

@@ -40,20 +40,39 @@ impl<T: Send + 'static> PendingCheck<T> {
         PendingCheck(std::thread::spawn(check))
     }
 
-    /// The check's outcome; [`CheckError::Stopped`] at once if `budget` is
-    /// cancelled first (an interrupted run does not wait for a solver: the
-    /// thread is left to end with the process).
+    /// The check's outcome. If `budget` is cancelled first, the check
+    /// still has [`CHECK_GRACE`] to end (its labels are proved already but
+    /// for the check), then [`CheckError::Interrupted`]: an interrupted run
+    /// does not wait longer for a solver, the thread is left to end with
+    /// the process.
     pub fn wait(self, budget: &crate::system::Budget) -> Result<T, CheckError> {
+        self.wait_with_grace(budget, CHECK_GRACE)
+    }
+
+    /// [`PendingCheck::wait`], with `grace` after a cancel.
+    fn wait_with_grace(
+        self,
+        budget: &crate::system::Budget,
+        grace: std::time::Duration,
+    ) -> Result<T, CheckError> {
         let cancelled = || (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
+        let mut grace_ends: Option<Instant> = None;
         while !self.0.is_finished() {
             if cancelled() {
-                return Err(CheckError::Stopped);
+                let ends = *grace_ends.get_or_insert_with(|| Instant::now() + grace);
+                if Instant::now() >= ends {
+                    return Err(CheckError::Interrupted);
+                }
             }
             std::thread::sleep(CANCEL_POLL);
         }
         self.0.join().unwrap_or(Err(CheckError::Stopped))
     }
 }
+
+/// How long a run still waits for a certificate check after an interrupt
+/// (2019 challenge C P18: 2,683 regions in 3-9 s).
+pub const CHECK_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Reads the program at `program` and the certificate at `file` (regions,
 /// or an inductive invariant) and checks the certificate, giving up at
@@ -178,4 +197,31 @@ pub fn check_claims(
     checked.obligations += claims.len();
     checked.seconds += start.elapsed().as_secs_f64();
     Ok((checked, claims))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::Budget;
+    use std::time::Duration;
+
+    #[test]
+    fn an_interrupted_run_waits_for_its_check_only_within_the_grace() {
+        let (budget, interrupt) = Budget::unlimited().cancellable();
+        interrupt.cancel();
+        let quick = PendingCheck::start(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            Ok(7)
+        });
+        let grace = Duration::from_secs(600);
+        assert_eq!(quick.wait_with_grace(&budget, grace).ok(), Some(7));
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let endless = PendingCheck::start(move || {
+            let _ = rx.recv();
+            Ok(0)
+        });
+        let waited = endless.wait_with_grace(&budget, Duration::ZERO);
+        assert!(matches!(waited, Err(CheckError::Interrupted)));
+        drop(tx);
+    }
 }
