@@ -41,12 +41,12 @@ impl<T: Send + 'static> PendingCheck<T> {
     }
 
     /// The check's outcome. If `budget` is cancelled first, the check
-    /// still has [`CHECK_GRACE`] to end (its labels are proved already but
-    /// for the check), then [`CheckError::Interrupted`]: an interrupted run
-    /// does not wait longer for a solver, the thread is left to end with
-    /// the process.
+    /// still has [`crate::system::INTERRUPT_GRACE`] to end (its labels are
+    /// proved already but for the check), then [`CheckError::Interrupted`]:
+    /// an interrupted run does not wait longer for a solver, the thread is
+    /// left to end with the process.
     pub fn wait(self, budget: &crate::system::Budget) -> Result<T, CheckError> {
-        self.wait_with_grace(budget, CHECK_GRACE)
+        self.wait_with_grace(budget, crate::system::INTERRUPT_GRACE)
     }
 
     /// [`PendingCheck::wait`], with `grace` after a cancel.
@@ -56,23 +56,23 @@ impl<T: Send + 'static> PendingCheck<T> {
         grace: std::time::Duration,
     ) -> Result<T, CheckError> {
         let cancelled = || (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
-        let mut grace_ends: Option<Instant> = None;
+        // The rest of the run, once it is cancelled.
+        let mut last = None;
         while !self.0.is_finished() {
-            if cancelled() {
-                let ends = *grace_ends.get_or_insert_with(|| Instant::now() + grace);
-                if Instant::now() >= ends {
-                    return Err(CheckError::Interrupted);
-                }
+            if last.is_none() && cancelled() {
+                last = Some(budget.after_cancel(grace));
+            }
+            if last
+                .as_ref()
+                .is_some_and(|b| b.remaining().is_some_and(|r| r.is_zero()))
+            {
+                return Err(CheckError::Interrupted);
             }
             std::thread::sleep(CANCEL_POLL);
         }
         self.0.join().unwrap_or(Err(CheckError::Stopped))
     }
 }
-
-/// How long a run still waits for a certificate check after an interrupt
-/// (2019 challenge C P18: 2,683 regions in 3-9 s).
-pub const CHECK_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Reads the program at `program` and the certificate at `file` (regions,
 /// or an inductive invariant) and checks the certificate, giving up at

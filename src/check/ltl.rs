@@ -5,7 +5,7 @@
 //! once it replays). Everything else is explored once, reduced to its trace
 //! quotient and checked property by property ([`crate::ltl::check`]).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -344,11 +344,6 @@ fn solve_recorded(
     Ok(r)
 }
 
-/// How long the properties are still checked on the graph an interrupted
-/// exploration leaves (2019 LTL P6: 100 properties on 4.5 M states in
-/// 4.6 s).
-const INTERRUPT_GRACE: Duration = Duration::from_secs(10);
-
 /// Explores `sys` (with [`EXPLORE_SHARE`] of the budget), reduces the
 /// graph to its trace quotient and checks every property on it; the
 /// abstraction's verdicts, where given, are merged in.
@@ -404,7 +399,7 @@ fn explore_and_check<S: System + Sync>(
         invalid_continues,
         graphs,
         complete,
-        budget: budget.after_cancel(INTERRUPT_GRACE),
+        budget: budget.after_cancel(crate::system::INTERRUPT_GRACE),
     };
     // A verdict is final here unless the abstraction has one of its own
     // for that property (they are merged below).

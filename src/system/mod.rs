@@ -24,6 +24,7 @@ pub mod priority;
 
 pub use budget::{
     peak_resident_bytes, resident_bytes, total_memory, Budget, Cancel, LimitError, StopReason,
+    INTERRUPT_GRACE,
 };
 pub use graph::{Edge, StateGraph, StateId, NO_STATE};
 pub use outcome::{error_n_label, Fault, Outcome, StepResult, ERROR_LABEL};
