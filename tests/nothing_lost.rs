@@ -5,16 +5,29 @@
 mod common;
 
 use common::{rers_dir, rigor_bin};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Lines of the CSV in `path`.
-fn csv_lines(path: &std::path::Path) -> Vec<String> {
+fn csv_lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// rigor started with `args`, then `paths`, its stdout and stderr written
+/// to `out` and `err`.
+fn spawn_rigor(args: &[&str], paths: &[&Path], out: &Path, err: &Path) -> Child {
+    Command::new(rigor_bin())
+        .args(args)
+        .args(paths)
+        .stdout(Stdio::from(std::fs::File::create(out).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(err).unwrap()))
+        .spawn()
+        .expect("run rigor")
 }
 
 /// A large problem, interrupted with SIGTERM once it has written a few
@@ -36,15 +49,15 @@ fn an_interrupted_run_keeps_its_answers() {
         tmp.path().join("err.txt"),
         tmp.path().join("witness.txt"),
     );
-    let mut child = Command::new(rigor_bin())
-        .args(["reach", "--quiet", "--no-abstraction", "--timeout", "300"])
-        .arg(&program)
-        .arg("--witness")
-        .arg(&witness)
-        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
-        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
-        .spawn()
-        .expect("run rigor");
+    let args = [
+        "reach",
+        "--quiet",
+        "--no-abstraction",
+        "--timeout",
+        "300",
+        "--witness",
+    ];
+    let mut child = spawn_rigor(&args, &[&witness, &program], &out, &err);
     let start = Instant::now();
     while csv_lines(&out).len() < 3 && start.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(100));
@@ -115,14 +128,8 @@ fn an_interrupted_ltl_run_answers_from_what_it_explored() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let (out, err) = (tmp.path().join("out.csv"), tmp.path().join("err.txt"));
-    let mut child = Command::new(rigor_bin())
-        .args(["ltl", "--quiet", "--no-abstraction", "--timeout", "600"])
-        .arg(&program)
-        .arg(&properties)
-        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
-        .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
-        .spawn()
-        .expect("run rigor");
+    let args = ["ltl", "--quiet", "--no-abstraction", "--timeout", "600"];
+    let mut child = spawn_rigor(&args, &[&program, &properties], &out, &err);
     // Nothing is answered before the exploration stops: let it run a while.
     std::thread::sleep(Duration::from_secs(20));
     // SAFETY: kill only sends a signal to the child we started.
