@@ -21,6 +21,9 @@
 //! closure, and no step from either reaches the labels.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::certify::PendingCheck;
 
 use crate::absint::AbstractGuide;
 use crate::certificate::{Bound, Certificate, Region};
@@ -217,9 +220,11 @@ pub enum PruningError {
 /// Checks the certificate of `labels`, which only a pruned search (the
 /// breadth-first or a guided one) proved unreachable: the regions of the
 /// states it pruned, closed under the hints (every pruned state was seen
-/// to lie in its region), within [`PRUNING_SHARE`] of the time left.
+/// to lie in its region), within [`PRUNING_SHARE`] of the time left. An
+/// interrupt leaves the check in flight only
+/// [`crate::system::INTERRUPT_GRACE`] to end.
 pub fn check_pruning(
-    p: &Program,
+    p: &Arc<Program>,
     c: &Certificate,
     labels: &[u32],
     dead: &BTreeSet<usize>,
@@ -233,12 +238,15 @@ pub fn check_pruning(
         });
     }
     let sub = closure(c, dead, labels);
+    let regions = sub.regions.len();
     let deadline = budget.share(PRUNING_SHARE).deadline;
-    crate::certificate::check_closed(p, &sub, deadline)
+    let p = Arc::clone(p);
+    PendingCheck::start(move || crate::certificate::check_closed(&p, &sub, deadline))
+        .wait(budget)
         .map(|_| ())
         .map_err(|error| PruningError::Rejected {
             labels: labels.to_vec(),
-            regions: sub.regions.len(),
+            regions,
             error,
         })
 }

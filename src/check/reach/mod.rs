@@ -71,7 +71,7 @@ fn search_rounds(
     budget: &Budget,
     labels: &[u32],
     guide: &mut AbstractGuide,
-    cert: Option<(&Program, &Certificate, &SlotBoxes)>,
+    cert: Option<(&Arc<Program>, &Certificate, &SlotBoxes)>,
     on_error: Option<&crate::explore::ErrorFound>,
 ) -> Settled {
     let mut out = Settled::default();
@@ -191,7 +191,7 @@ fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
 /// unreachable, certified if [`check_pruning`] accepts their certificate.
 fn certify_pruned(
     r: &mut ReachReport,
-    p: &Program,
+    p: &Arc<Program>,
     c: &Certificate,
     labels: &[u32],
     dead: &BTreeSet<usize>,
@@ -323,6 +323,8 @@ pub fn solve_program(
             &search_options(opts, m.inputs(), seeds),
         ));
     }
+    // Shared with the certificate checks that run on threads of their own.
+    let p = Arc::new(p);
     // Programs with arithmetic: the interval abstraction first, with part of
     // the time; the labels it cannot reach need no search.
     let share = crate::absint::share_of(budget);
@@ -368,7 +370,7 @@ pub fn solve_program(
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
     let checker = (cert.as_ref()).filter(|_| checking).map(|c| {
-        let (p, c) = (p.clone(), c.clone());
+        let (p, c) = (Arc::clone(&p), c.clone());
         let deadline = super::certify::check_deadline(budget);
         PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
     });
@@ -518,7 +520,7 @@ pub fn check_with(
     program: &str,
     budget: &Budget,
     opts: &Options,
-    abstraction: Option<(&Program, &AbsGraph)>,
+    abstraction: Option<(&Arc<Program>, &AbsGraph)>,
     early: &[(u32, Vec<usize>)],
     certify_pruning: bool,
 ) -> ReachReport {

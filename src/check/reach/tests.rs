@@ -1,5 +1,6 @@
 use super::*;
 use crate::absint::explore_abstract;
+use crate::check::pruning::PruningError;
 use std::sync::Mutex;
 
 fn bundled(problem: &str) -> (Program, Machine, AbsGraph) {
@@ -86,4 +87,32 @@ fn a_spent_budget_pumps_nothing() {
     let (interrupted, interrupt) = Budget::unlimited().cancellable();
     interrupt.cancel();
     assert!(early_witnesses(&p, &m, &g, &interrupted, None).is_empty());
+}
+
+/// The certificate of a pruned search is decided on a thread of its own:
+/// an interrupted run still has it decided within the grace, a reachable
+/// label claimed is rejected, and pruned states outside their regions
+/// leave no certificate.
+#[test]
+fn a_pruning_certificate_is_decided_even_after_an_interrupt() {
+    let (p, m, g) = bundled("reach-arith/Problem902.c");
+    let p = Arc::new(p);
+    let c = certificate_of(&p, &m, &g);
+    let every: BTreeSet<usize> = (0..c.regions.len()).collect();
+    let claimed = c.unreachable.clone();
+    assert!(!claimed.is_empty());
+    let (interrupted, interrupt) = Budget::unlimited().cancellable();
+    interrupt.cancel();
+    check_pruning(&p, &c, &claimed, &every, 0, &interrupted).expect("accepted");
+    // Label 0 is one input deep.
+    let reachable = check_pruning(&p, &c, &[0], &every, 0, &Budget::unlimited());
+    assert!(
+        matches!(reachable, Err(PruningError::Rejected { .. })),
+        "{reachable:?}"
+    );
+    let outside = check_pruning(&p, &c, &claimed, &every, 1, &Budget::unlimited());
+    assert!(
+        matches!(outside, Err(PruningError::Outside { .. })),
+        "{outside:?}"
+    );
 }
