@@ -52,6 +52,10 @@ enum Command {
     Consensus(cli::consensus::Args),
     /// Write answers as an MCC propertiesverdict XML file.
     ExportVerdicts(cli::export_verdicts::Args),
+    /// One query of the invariant engine, in a process of its own (started
+    /// by `reach` and `solve`).
+    #[command(hide = true)]
+    HornWorker(cli::horn_worker::Args),
 }
 
 fn main() {
@@ -74,6 +78,7 @@ fn main() {
         Command::Score(a) => cli::score::run(&a),
         Command::Consensus(a) => cli::consensus::run(&a),
         Command::ExportVerdicts(a) => cli::export_verdicts::run(&a),
+        Command::HornWorker(a) => cli::horn_worker::run(&a),
     };
     match result {
         Ok(_) if cli::limits::interrupted() => std::process::exit(cli::limits::EXIT_INTERRUPTED),

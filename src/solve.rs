@@ -38,6 +38,9 @@ pub struct SolveOptions {
     pub validate: bool,
     /// Threads of the searches and of the LTL checker (None: all cores).
     pub threads: Option<usize>,
+    /// Where the invariant engine's queries run
+    /// ([`ReachOptions::invariant_worker`]).
+    pub invariant_worker: Option<crate::horn::WorkerCommand>,
 }
 
 /// Solves each problem in turn: reachability, then LTL when there is a
@@ -66,6 +69,7 @@ pub fn solve_problems(
             keep_certificate: false,
             on_verdict: None,
             threads: opts.threads,
+            invariant_worker: opts.invariant_worker.clone(),
         };
         let mut reach = crate::check::reach::solve(&program, &budget(), &reach_opts);
         if let (true, Ok(r)) = (opts.validate, reach.as_mut()) {

@@ -6,7 +6,8 @@
 //!   check-certificate` accepts them and rejects a planted claim.
 //! - On small generated programs, every invariant found is accepted by the
 //!   checker and claims only labels a complete breadth-first search never
-//!   reaches.
+//!   reaches, whether the queries run in a thread or in worker processes
+//!   (`rigor horn-worker`).
 
 mod common;
 
@@ -19,6 +20,7 @@ use rand::SeedableRng;
 use rigor::certificate::check_invariant;
 use rigor::engine::Machine;
 use rigor::explore::{explore_levels, Options};
+use rigor::horn::{Prover, WorkerCommand};
 use rigor::system::Budget;
 
 fn problem(dir: &str) -> String {
@@ -114,7 +116,11 @@ fn reached(m: &Machine) -> Option<HashSet<u32>> {
 fn on_generated_programs_invariants_claim_only_unreachable_labels() {
     let dir = common::scratch_dir("rigor-inv-gen");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(24);
-    let (mut proved, mut programs) = (0, 0);
+    let (mut proved, mut programs, mut by_worker) = (0, 0, 0);
+    let worker = WorkerCommand {
+        program: env!("CARGO_BIN_EXE_rigor").into(),
+        args: vec!["horn-worker".into()],
+    };
     for n in 0..12 {
         let (path, text) = common::write_generated(&dir, n, &mut rng);
         let p = rigor::frontend::load(&path).expect("loads");
@@ -124,10 +130,17 @@ fn on_generated_programs_invariants_claim_only_unreachable_labels() {
         let budget = Budget::unlimited().with_timeout(Duration::from_secs(10));
         let (stop, found) = (AtomicBool::new(false), Mutex::new(BTreeSet::new()));
         let mut certs = Vec::new();
-        rigor::horn::prove_labels(&p, &p.error_labels, &budget, &stop, &found, |c| {
-            certs.push(c)
-        })
-        .expect("encodes");
+        // Every other program's queries run in worker processes.
+        let prover = match n % 2 {
+            0 => Prover::InThread,
+            _ => Prover::Worker {
+                cmd: &worker,
+                source: &path,
+            },
+        };
+        let keep = |c| certs.push(c);
+        rigor::horn::prove_labels(&p, &p.error_labels, &budget, &stop, &found, keep, prover)
+            .expect("encodes");
         for c in &certs {
             check_invariant(&p, c, None).unwrap_or_else(|e| panic!("program {n}: {e}\n{text}"));
             for l in &c.unreachable {
@@ -136,12 +149,13 @@ fn on_generated_programs_invariants_claim_only_unreachable_labels() {
                     "program {n}: label {l} reachable\n{text}"
                 );
                 proved += 1;
+                by_worker += n % 2;
             }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        programs >= 8 && proved >= 5,
-        "{programs} programs, {proved} labels proved"
+        programs >= 8 && proved >= 5 && by_worker > 0,
+        "{programs} programs, {proved} labels proved ({by_worker} by workers)"
     );
 }

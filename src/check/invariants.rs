@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
 use crate::certificate::{check_invariant, InvariantCertificate};
+use crate::horn::{Prover, WorkerCommand};
 use crate::ir::Program;
 use crate::system::{Budget, Cancel};
 
@@ -46,19 +47,22 @@ impl PendingInvariants {
     /// has nothing left to look for. With `defer`, the engine steps back
     /// as the search does while the abstraction's certificate is checked
     /// (`system::priority`): that check settles every label it claims at
-    /// once.
+    /// once. With `worker` (how to start one, and the program's file), each
+    /// query runs in a worker process ([`crate::horn::Prover::Worker`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
-        p: &Program,
+        p: &Arc<Program>,
         open: Vec<u32>,
         budget: &Budget,
         found: Arc<Mutex<BTreeSet<u32>>>,
         sink: Option<VerdictSink>,
         search: Cancel,
         defer: bool,
+        worker: Option<(WorkerCommand, String)>,
     ) -> PendingInvariants {
         let stop = Arc::new(AtomicBool::new(false));
         let settled = Arc::new(Mutex::new(InvariantsFound::default()));
-        let (p, budget) = (p.clone(), budget.clone());
+        let (p, budget) = (Arc::clone(p), budget.clone());
         let (halt, out) = (stop.clone(), settled.clone());
         let (send, done) = channel();
         std::thread::spawn(move || {
@@ -74,6 +78,7 @@ impl PendingInvariants {
                 sink.as_ref(),
                 &out,
                 &search,
+                worker.as_ref(),
             );
             drop(send);
         });
@@ -136,6 +141,7 @@ fn run(
     sink: Option<&VerdictSink>,
     out: &Mutex<InvariantsFound>,
     search: &Cancel,
+    worker: Option<&(WorkerCommand, String)>,
 ) {
     let mut settled = BTreeSet::new();
     let note = |n: String| {
@@ -167,7 +173,11 @@ fn run(
             c.unreachable
         )),
     };
-    if let Err(e) = crate::horn::prove_labels(p, open, budget, stop, found, accept) {
+    let prover = match worker {
+        Some((cmd, source)) => Prover::Worker { cmd, source },
+        None => Prover::InThread,
+    };
+    if let Err(e) = crate::horn::prove_labels(p, open, budget, stop, found, accept, prover) {
         note(format!("the invariant engine cannot encode the step: {e}"));
     }
 }

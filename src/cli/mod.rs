@@ -9,6 +9,7 @@ pub mod consensus;
 pub mod ctl;
 pub mod export;
 pub mod export_verdicts;
+pub mod horn_worker;
 pub mod info;
 pub mod limits;
 pub mod ltl;

@@ -94,6 +94,7 @@ pub fn run(args: &Args) -> CliResult {
             }
         })),
         threads: args.threads,
+        invariant_worker: super::horn_worker::command(),
     };
     let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
     drop(opts);

@@ -95,6 +95,7 @@ pub fn run(args: &Args) -> CliResult {
             observer: args.limits.observer(),
             validate: args.validate,
             threads: args.threads,
+            invariant_worker: super::horn_worker::command(),
         },
         |done| {
             let p = done.problem;

@@ -31,6 +31,12 @@ use crate::ir::Program;
 use crate::smt::{EncodeError, Frame};
 use crate::system::{resident_bytes, total_memory, Budget};
 
+mod worker;
+pub use worker::{
+    answer, prove_in_worker, read_verdict, write_verdict, WorkerCommand, WorkerVerdict,
+    CANNOT_ENCODE,
+};
+
 /// Share of the time left that the query for every open label gets.
 const GROUP_SHARE: f64 = 1.0 / 3.0;
 
@@ -179,12 +185,27 @@ fn with_watchdog<T>(
     })
 }
 
+/// Where the engine's queries run.
+#[derive(Clone, Copy, Debug)]
+pub enum Prover<'a> {
+    /// On the calling thread.
+    InThread,
+    /// Each in a worker process, on the program read from `source` (the
+    /// same program), which can be killed when z3 does not stop.
+    Worker {
+        /// How to start a worker.
+        cmd: &'a WorkerCommand,
+        /// The program's file.
+        source: &'a str,
+    },
+}
+
 /// The invariants Spacer finds for the labels of `open` within the
 /// budget: one for all of them if it can, else one per label, each label
 /// given an equal slice of the time left. Labels that appear in `found`
 /// (witnesses other engines found meanwhile) are skipped; `stop` ends the
 /// work. Each invariant goes to `proved` as soon as it is found; it is not
-/// checked here.
+/// checked here. The queries run where `prover` says.
 pub fn prove_labels(
     p: &Program,
     open: &[u32],
@@ -192,9 +213,35 @@ pub fn prove_labels(
     stop: &AtomicBool,
     found: &Mutex<BTreeSet<u32>>,
     mut proved: impl FnMut(InvariantCertificate),
+    prover: Prover,
 ) -> Result<(), EncodeError> {
-    let frame = Frame::encode(p)?;
-    let most = memory_ceiling(budget);
+    // In a thread, the process may grow by a share of the memory limit;
+    // a worker may take that share.
+    let frame = match prover {
+        Prover::InThread => Some(Frame::encode(p)?),
+        Prover::Worker { .. } => None,
+    };
+    let most = match prover {
+        Prover::InThread => memory_ceiling(budget),
+        Prover::Worker { .. } => (budget.memory_limit.or_else(total_memory))
+            .map(|limit| (limit as f64 * MEMORY_SHARE) as u64),
+    };
+    let query = |labels: &[u32], until: Instant| -> Result<HornVerdict, EncodeError> {
+        match (&frame, prover) {
+            (Some(frame), _) => Ok(prove(frame, labels, until, budget, most, stop)),
+            (None, Prover::Worker { cmd, source }) => {
+                match prove_in_worker(cmd, source, labels, until, budget, most, stop) {
+                    WorkerVerdict::Verdict(v) => Ok(v),
+                    // The worker's reason, found here.
+                    WorkerVerdict::CannotEncode => Frame::encode(p).map(|_| HornVerdict::Unknown),
+                }
+            }
+            (None, Prover::InThread) => Ok(HornVerdict::Unknown),
+        }
+    };
+    // Memory z3 took and kept in this process is not given back to the
+    // next query: past the ceiling, the engine stops.
+    let full = || frame.is_some() && past(most);
     let left = |labels: &[u32]| -> Vec<u32> {
         let found = found.lock().map(|f| f.clone()).unwrap_or_default();
         labels
@@ -212,25 +259,18 @@ pub fn prove_labels(
     };
     let labels = left(open);
     if labels.len() > 1 {
-        if let HornVerdict::Invariant(c) =
-            prove(&frame, &labels, slice(GROUP_SHARE), budget, most, stop)
-        {
+        if let HornVerdict::Invariant(c) = query(&labels, slice(GROUP_SHARE))? {
             proved(c);
             return Ok(());
         }
     }
-    // Memory z3 took and kept is not given back to the next query: past
-    // the ceiling, the engine stops.
     let mut todo = labels;
-    while !todo.is_empty()
-        && !stop.load(Ordering::Acquire)
-        && Instant::now() < deadline
-        && !past(most)
+    while !todo.is_empty() && !stop.load(Ordering::Acquire) && Instant::now() < deadline && !full()
     {
         let label = todo.remove(0);
         if !left(&[label]).is_empty() {
             let until = slice(1.0 / (todo.len() + 1) as f64);
-            if let HornVerdict::Invariant(c) = prove(&frame, &[label], until, budget, most, stop) {
+            if let HornVerdict::Invariant(c) = query(&[label], until)? {
                 proved(c);
             }
         }
@@ -277,9 +317,16 @@ mod tests {
             let stop = AtomicBool::new(false);
             let found = Mutex::new(BTreeSet::new());
             let mut certs = Vec::new();
-            prove_labels(&p, &unreachable, &budget(), &stop, &found, |c| {
-                certs.push(c)
-            })
+            let keep = |c| certs.push(c);
+            prove_labels(
+                &p,
+                &unreachable,
+                &budget(),
+                &stop,
+                &found,
+                keep,
+                Prover::InThread,
+            )
             .expect("encodes");
             let mut proved = BTreeSet::new();
             for c in &certs {

@@ -267,6 +267,8 @@ pub fn check_property(
             keep_certificate: opts.witnesses,
             on_verdict: None,
             threads: opts.threads,
+            // The worker reads the file the RERS way, not SV-COMP's.
+            invariant_worker: None,
         };
         let report = solve_program(p.clone(), program, budget, &reach)?;
         let mut r = verdict_of(&p, &report, &prop.path, function)?;

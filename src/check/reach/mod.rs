@@ -163,6 +163,10 @@ pub struct ReachOptions {
     /// Threads of the breadth-first search when nothing prunes it (default:
     /// all cores; see [`crate::explore::levels`]).
     pub threads: Option<usize>,
+    /// Where the invariant engine's queries run: in worker processes
+    /// started by this command (on the program's file, so only where the
+    /// program is that file's RERS reading), else in a thread.
+    pub invariant_worker: Option<crate::horn::WorkerCommand>,
 }
 
 /// The reachable verdict of `label` with witness `path` (input indices
@@ -365,7 +369,8 @@ pub fn solve_program(
     let checking = (cert.as_ref()).is_some_and(|c| opts.certify && !c.unreachable.is_empty());
     let invariants = (!open.is_empty()).then(|| {
         let sink = opts.on_verdict.clone();
-        PendingInvariants::start(&p, open, budget, found, sink, settled, checking)
+        let worker = (opts.invariant_worker.clone()).map(|cmd| (cmd, path.to_string()));
+        PendingInvariants::start(&p, open, budget, found, sink, settled, checking, worker)
     });
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
