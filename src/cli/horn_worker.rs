@@ -1,12 +1,10 @@
-//! `rigor horn-worker PROGRAM --labels L,.. --seconds S`: one query of the
-//! invariant engine in a process of its own (started by `rigor reach` and
-//! `rigor solve`, which kill it if z3 does not stop; not meant to be run
-//! by hand). Writes its verdict to standard output
-//! ([`crate::horn::write_verdict`]); exit code
-//! [`crate::horn::CANNOT_ENCODE`] when the program cannot be read or its
-//! step encoded.
-
-use std::io::Write;
+//! `rigor horn-worker PROGRAM [--memory-limit B]`: the invariant engine's
+//! queries in a process of their own, started by `rigor reach` and `rigor
+//! solve`, which kill it when z3 does not stop (not meant to be run by
+//! hand). Reads one query per line on standard input (`LABELS SECONDS`)
+//! and answers each on standard output ([`crate::horn::serve`]); exit
+//! code [`crate::horn::CANNOT_ENCODE`] when the program cannot be read or
+//! its step encoded.
 
 use super::CliResult;
 
@@ -15,27 +13,19 @@ use super::CliResult;
 pub struct Args {
     /// The program (.c or .java).
     pub program: String,
-    /// The error labels to prove unreachable together.
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub labels: Vec<u32>,
-    /// Seconds the query may take.
-    #[arg(long)]
-    pub seconds: f64,
-    /// Resident bytes past which the query is interrupted.
+    /// Resident bytes past which a query is interrupted.
     #[arg(long)]
     pub memory_limit: Option<u64>,
 }
 
-/// Runs one query and writes its verdict.
+/// Answers queries until standard input ends.
 pub fn run(args: &Args) -> CliResult {
-    let Some(v) = crate::horn::answer(&args.program, &args.labels, args.seconds, args.memory_limit)
-    else {
-        return Ok(crate::horn::CANNOT_ENCODE);
-    };
-    let mut out = std::io::stdout().lock();
-    out.write_all(crate::horn::write_verdict(&v).as_bytes())?;
-    out.flush()?;
-    Ok(0)
+    let queries = std::io::stdin().lock();
+    let answers = std::io::stdout().lock();
+    match crate::horn::serve(&args.program, args.memory_limit, queries, answers)? {
+        true => Ok(0),
+        false => Ok(crate::horn::CANNOT_ENCODE),
+    }
 }
 
 /// How `rigor reach` and `rigor solve` start a worker: this executable,

@@ -33,8 +33,7 @@ use crate::system::{resident_bytes, total_memory, Budget};
 
 mod worker;
 pub use worker::{
-    answer, prove_in_worker, read_verdict, write_verdict, WorkerCommand, WorkerVerdict,
-    CANNOT_ENCODE,
+    read_verdict, serve, write_verdict, WorkerCommand, WorkerVerdict, Workers, CANNOT_ENCODE, END,
 };
 
 /// Share of the time left that the query for every open label gets.
@@ -226,17 +225,19 @@ pub fn prove_labels(
         Prover::Worker { .. } => (budget.memory_limit.or_else(total_memory))
             .map(|limit| (limit as f64 * MEMORY_SHARE) as u64),
     };
-    let query = |labels: &[u32], until: Instant| -> Result<HornVerdict, EncodeError> {
-        match (&frame, prover) {
+    let mut workers = match prover {
+        Prover::Worker { cmd, source } => Some(Workers::new(cmd, source, most)),
+        Prover::InThread => None,
+    };
+    let mut query = |labels: &[u32], until: Instant| -> Result<HornVerdict, EncodeError> {
+        match (&frame, workers.as_mut()) {
             (Some(frame), _) => Ok(prove(frame, labels, until, budget, most, stop)),
-            (None, Prover::Worker { cmd, source }) => {
-                match prove_in_worker(cmd, source, labels, until, budget, most, stop) {
-                    WorkerVerdict::Verdict(v) => Ok(v),
-                    // The worker's reason, found here.
-                    WorkerVerdict::CannotEncode => Frame::encode(p).map(|_| HornVerdict::Unknown),
-                }
-            }
-            (None, Prover::InThread) => Ok(HornVerdict::Unknown),
+            (None, Some(w)) => match w.prove(labels, until, budget, stop) {
+                WorkerVerdict::Verdict(v) => Ok(v),
+                // The worker's reason, found here.
+                WorkerVerdict::CannotEncode => Frame::encode(p).map(|_| HornVerdict::Unknown),
+            },
+            (None, None) => Ok(HornVerdict::Unknown),
         }
     };
     // Memory z3 took and kept in this process is not given back to the
