@@ -214,12 +214,13 @@ pub fn prove_labels(
     mut proved: impl FnMut(InvariantCertificate),
     prover: Prover,
 ) -> Result<(), EncodeError> {
-    // In a thread, the process may grow by a share of the memory limit;
-    // a worker may take that share.
-    let frame = match prover {
+    let in_thread = matches!(prover, Prover::InThread);
+    let mut frame = match prover {
         Prover::InThread => Some(Frame::encode(p)?),
         Prover::Worker { .. } => None,
     };
+    // In a thread, the process may grow by a share of the memory limit; a
+    // worker may hold that share.
     let most = match prover {
         Prover::InThread => memory_ceiling(budget),
         Prover::Worker { .. } => (budget.memory_limit.or_else(total_memory))
@@ -230,19 +231,22 @@ pub fn prove_labels(
         Prover::InThread => None,
     };
     let mut query = |labels: &[u32], until: Instant| -> Result<HornVerdict, EncodeError> {
-        match (&frame, workers.as_mut()) {
-            (Some(frame), _) => Ok(prove(frame, labels, until, budget, most, stop)),
-            (None, Some(w)) => match w.prove(labels, until, budget, stop) {
-                WorkerVerdict::Verdict(v) => Ok(v),
-                // The worker's reason, found here.
-                WorkerVerdict::CannotEncode => Frame::encode(p).map(|_| HornVerdict::Unknown),
-            },
-            (None, None) => Ok(HornVerdict::Unknown),
+        if let Some(w) = workers.as_mut().filter(|_| frame.is_none()) {
+            match w.prove(labels, until, budget, stop) {
+                WorkerVerdict::Verdict(v) => return Ok(v),
+                // Why a worker cannot is found here; if this process can,
+                // the queries go on here.
+                WorkerVerdict::CannotEncode => frame = Some(Frame::encode(p)?),
+            }
         }
+        Ok(match &frame {
+            Some(frame) => prove(frame, labels, until, budget, most, stop),
+            None => HornVerdict::Unknown,
+        })
     };
     // Memory z3 took and kept in this process is not given back to the
     // next query: past the ceiling, the engine stops.
-    let full = || frame.is_some() && past(most);
+    let full = || in_thread && past(most);
     let left = |labels: &[u32]| -> Vec<u32> {
         let found = found.lock().map(|f| f.clone()).unwrap_or_default();
         labels
@@ -409,5 +413,28 @@ mod tests {
         let until = Instant::now() + Duration::from_secs(120);
         let v = prove(&frame, &unreachable, until, &budget(), None, &stop);
         assert_eq!(v, HornVerdict::Unknown);
+    }
+
+    /// A worker that cannot encode the step (here, one that only says so)
+    /// leaves the queries to this process, which can.
+    #[test]
+    fn where_a_worker_cannot_encode_the_queries_run_here() {
+        let (p, unreachable) = problem("reach-relational", "Problem911.c");
+        let cmd = WorkerCommand {
+            program: "sh".into(),
+            args: vec!["-c".into(), format!("exit {CANNOT_ENCODE}"), "w".into()],
+        };
+        let worker = Prover::Worker {
+            cmd: &cmd,
+            source: "unused.c",
+        };
+        let (stop, found) = (AtomicBool::new(false), Mutex::new(BTreeSet::new()));
+        let mut certs = Vec::new();
+        let keep = |c| certs.push(c);
+        prove_labels(&p, &unreachable, &budget(), &stop, &found, keep, worker).expect("encodes");
+        assert!(!certs.is_empty(), "nothing proved");
+        for c in &certs {
+            check_invariant(&p, c, None).expect("accepted");
+        }
     }
 }
