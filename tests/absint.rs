@@ -205,6 +205,7 @@ fn bundled_problems_are_simulated() {
         "reach-modes",
         "reach-pump",
         "reach-pointers",
+        "reach-joined-pointers",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)

@@ -179,6 +179,7 @@ fn programs() -> Vec<String> {
         "reach-svcomp",
         "reach-deep",
         "reach-pointers",
+        "reach-joined-pointers",
     ] {
         for e in std::fs::read_dir(root.join(dir)).expect("problem folder") {
             let path = e.expect("entry").path();

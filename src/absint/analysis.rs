@@ -4,7 +4,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::engine::{Machine, Storage};
-use crate::ir::{ArrayRef, Expr, Place, Stmt};
+use crate::ir::{ArrayRef, Expr, Place, Program, Stmt};
 
 /// The value of an expression that is the same in every state, if it is.
 pub(super) fn constant(e: &Expr, m: &Machine) -> Option<i64> {
@@ -114,4 +114,147 @@ pub(super) fn note_calls_in(stmts: &[Stmt], out: &mut FxHashSet<usize>) {
             note_calls(i, out);
         }
     });
+}
+
+/// Per global: for a pointer whose every assignment stores an array's
+/// address, another such pointer's value or a choice between them, the
+/// sorted ids of the arrays it may ever point to (its first one among
+/// them); `None` for every other global. A pointer interval `[lo, hi]`
+/// then holds no other value than those ids: the abstraction's hull of
+/// two arrays' ids names only arrays, whatever lies between.
+pub(super) fn pointer_targets(p: &Program) -> Vec<Option<Vec<i32>>> {
+    use crate::ir::{GlobalId, GlobalKind};
+    let n = p.globals.len();
+    let mut targets: Vec<Option<Vec<i32>>> = (p.globals.iter())
+        .map(|g| match g.kind {
+            GlobalKind::Pointer { init } => Some(vec![init.0 as i32]),
+            _ => None,
+        })
+        .collect();
+    // Each assignment to a pointer, as the pointers and arrays it copies
+    // (`None`: something else, so the pointer's values are not known).
+    let mut flows: Vec<(usize, Option<Vec<GlobalId>>)> = Vec::new();
+    fn sources(e: &Expr, p: &Program, out: &mut Vec<GlobalId>) -> bool {
+        match e {
+            Expr::ArrayAddr(g) => {
+                out.push(*g);
+                true
+            }
+            Expr::Global(g) => {
+                out.push(*g);
+                matches!(p.global(*g).kind, crate::ir::GlobalKind::Pointer { .. })
+            }
+            Expr::Cond(_, a, b) => sources(a, p, out) && sources(b, p, out),
+            _ => false,
+        }
+    }
+    for f in &p.functions {
+        walk_stmts(&f.body, &mut |place, e| {
+            let Some(Place::Global(g)) = place else {
+                return;
+            };
+            if targets[g.0 as usize].is_none() {
+                return;
+            }
+            let mut from = Vec::new();
+            let ok = sources(e, p, &mut from);
+            flows.push((g.0 as usize, ok.then_some(from)));
+        });
+    }
+    let mut unknown = vec![false; n];
+    for (g, from) in &flows {
+        if from.is_none() {
+            unknown[*g] = true;
+        }
+    }
+    // To the fixpoint: a pointer copying an unknown one is unknown; the
+    // others gather what they copy.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (g, from) in &flows {
+            let Some(from) = from else { continue };
+            for s in from {
+                let s = s.0 as usize;
+                if unknown[s] && !unknown[*g] {
+                    unknown[*g] = true;
+                    changed = true;
+                }
+                let add: Vec<i32> = match &p.globals[s].kind {
+                    GlobalKind::Array { .. } => vec![s as i32],
+                    _ => targets[s].clone().unwrap_or_default(),
+                };
+                let set = targets[*g].get_or_insert_with(Vec::new);
+                for a in add {
+                    if let Err(at) = set.binary_search(&a) {
+                        set.insert(at, a);
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    for (t, u) in targets.iter_mut().zip(unknown) {
+        if u {
+            *t = None;
+        }
+    }
+    targets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pointer_points_to_the_arrays_assigned_to_it_or_to_those_it_copies() {
+        let (p, _) = crate::absint::bundled("reach-joined-pointers/Problem913.c");
+        let id = |name: &str| p.globals.iter().position(|g| g.name == name).expect(name);
+        let targets = pointer_targets(&p);
+        let (lo, hi) = (id("lo") as i32, id("hi") as i32);
+        assert_eq!(targets[id("p")], Some(vec![lo.min(hi), lo.max(hi)]));
+        assert_eq!(targets[id("gap")], None, "not a pointer");
+        assert!(lo + 1 < hi, "a scalar lies between the two arrays");
+    }
+
+    /// Keyed on what the next step reads, Problem913's first round joins
+    /// `p = lo` with `p = hi` in mode 0. The hull of their ids names
+    /// `gap` too: the step reads through it only the two arrays, relevance
+    /// and the step see that no element they hold meets `p[1] == 7`, and
+    /// the certificate says `p` points to one of the two, which the
+    /// independent checker accepts. (`p[0] == 3` lies in the hull `[1, 5]`
+    /// of the elements: the first round reaches label 3, the refinement
+    /// keeps `p` in mode 0 and proves it.)
+    #[test]
+    fn a_joined_pointer_names_only_its_arrays() {
+        use crate::absint::cells::cells;
+        use crate::absint::explore::{explore_keyed, WIDEN_AFTER};
+        use crate::absint::step::AbstractStep;
+        use crate::certificate::Bound;
+        use crate::system::Budget;
+        let (p, m) = crate::absint::bundled("reach-joined-pointers/Problem913.c");
+        let cells = cells(&p, &m);
+        let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
+        let explored = explore_keyed(&cells, &step, &m, &Budget::unlimited(), WIDEN_AFTER, None);
+        let Ok((g, _)) = explored else {
+            panic!("the step reads through the joined pointer")
+        };
+        let sp = (m.layout().slot_names.iter())
+            .position(|n| n == "p")
+            .expect("p is a state slot");
+        assert!(
+            g.values.iter().any(|v| v[sp].as_point().is_none()),
+            "p is joined somewhere"
+        );
+        assert_eq!(g.error_labels(), [0, 1, 3]);
+        let c = crate::absint::certify::certificate(&p, &m, &g, &[2], &[]);
+        for r in &c.regions {
+            for b in &r.bounds {
+                if let Bound::PointsTo(v, arrays) = b {
+                    assert!(v.name != "p" || arrays.iter().all(|a| a == "lo" || a == "hi"));
+                }
+            }
+        }
+        crate::certificate::check(&p, &c, None).expect("the checker accepts it");
+    }
 }

@@ -8,6 +8,10 @@ use crate::engine::{Machine, Storage};
 use crate::ir::{GlobalKind, Program};
 use crate::system::{Outcome, StateId, NO_STATE};
 
+/// A state slot's variable and, if it holds a pointer, the arrays it may
+/// point to where they are known (`Some(None)` where not).
+type SlotVar<'a> = (Var, Option<Option<&'a [i32]>>);
+
 /// The certificate that `unreachable` (labels no abstract edge reaches)
 /// cannot be reached and that the LTL properties `holds` (which the
 /// abstraction proved) hold: one region per abstract state, its successors
@@ -21,8 +25,9 @@ pub fn certificate(
     holds: &[String],
 ) -> Certificate {
     let layout = m.layout();
-    // Per state slot: the variable, and whether it holds a pointer.
-    let mut slots: Vec<Option<(Var, bool)>> = vec![None; layout.state_width as usize];
+    // Per state slot: its variable, and what a pointer may point to.
+    let mut slots: Vec<Option<SlotVar>> = vec![None; layout.state_width as usize];
+    let targets = super::analysis::pointer_targets(p);
     // Globals outside the state: their fixed values, in every region.
     let mut fixed: Vec<Bound> = Vec::new();
     let var = |name: &str, index| Var {
@@ -31,8 +36,9 @@ pub fn certificate(
     };
     for (i, global) in p.globals.iter().enumerate() {
         let pointer = matches!(global.kind, GlobalKind::Pointer { .. });
+        let points = pointer.then(|| targets[i].as_deref());
         match (layout.storage[i], &global.kind) {
-            (Storage::State(a), _) => slots[a as usize] = Some((var(&global.name, None), pointer)),
+            (Storage::State(a), _) => slots[a as usize] = Some((var(&global.name, None), points)),
             (Storage::Const(v), _) if pointer => fixed.push(Bound::PointsTo(
                 var(&global.name, None),
                 vec![p.globals[v as usize].name.clone()],
@@ -44,7 +50,7 @@ pub fn certificate(
                 if base < layout.state_width {
                     for k in 0..len {
                         slots[(base + k) as usize] =
-                            Some((var(&global.name, Some(k as usize)), false));
+                            Some((var(&global.name, Some(k as usize)), None));
                     }
                 } else {
                     for (k, v) in init.iter().enumerate() {
@@ -65,8 +71,15 @@ pub fn certificate(
             let mut bounds = fixed.clone();
             for (x, slot) in g.values[s].iter().zip(&slots) {
                 let Some((v, pointer)) = slot else { continue };
-                if *pointer {
-                    let arrays = (x.lo..=x.hi)
+                if let Some(known) = pointer {
+                    // The hull of a pointer's arrays holds only those.
+                    let ids: Vec<i64> = match known {
+                        Some(t) => (t.iter().map(|&id| id as i64))
+                            .filter(|id| (x.lo..=x.hi).contains(id))
+                            .collect(),
+                        None => (x.lo..=x.hi).collect(),
+                    };
+                    let arrays = (ids.into_iter())
                         .filter_map(|id| p.globals.get(id as usize).map(|a| a.name.clone()))
                         .collect();
                     bounds.push(Bound::PointsTo(v.clone(), arrays));

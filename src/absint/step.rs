@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
-use super::analysis::note_calls_in;
+use super::analysis::{note_calls_in, pointer_targets};
 use super::interval::Interval;
 pub use super::run::Run;
 use super::run::{merge_running, Path, Status};
@@ -65,6 +65,9 @@ pub struct AbstractStep<'a> {
     /// The expressions (by address) that contain a call: evaluating them
     /// runs a function, which may split the run and end the step.
     with_calls: FxHashSet<usize>,
+    /// Per global: the arrays a pointer may ever point to, where that is
+    /// known ([`pointer_targets`]).
+    targets: Vec<Option<Vec<i32>>>,
 }
 
 /// A run after an expression was evaluated: the value, or `None` when the
@@ -96,6 +99,7 @@ impl<'a> AbstractStep<'a> {
             tracked: FxHashSet::default(),
             fired: Mutex::default(),
             with_calls,
+            targets: pointer_targets(program),
         }
     }
 
@@ -103,6 +107,15 @@ impl<'a> AbstractStep<'a> {
     /// sides are `tracked` (by address in the program) it executes.
     pub fn tracking(mut self, tracked: impl IntoIterator<Item = *const Expr>) -> Self {
         self.tracked = tracked.into_iter().map(|e| e as usize).collect();
+        self
+    }
+
+    /// This step as if no pointer's arrays were known: a read through a
+    /// pointer that may hold several values names every array between
+    /// them ([`super::rounds`] tries it where joining pointers lost
+    /// precision).
+    pub fn without_pointer_targets(mut self) -> Self {
+        self.targets.fill(None);
         self
     }
 
@@ -613,14 +626,25 @@ impl<'a> AbstractStep<'a> {
         path: &Path,
         mut visit: impl FnMut(u32),
     ) -> Result<(), Unsound> {
-        let ptrs = match a {
-            ArrayRef::Array(g) => Interval::point(g.0 as i32),
-            ArrayRef::Pointer(g) => self.read_global(g, path)?,
+        let (ptrs, known) = match a {
+            ArrayRef::Array(g) => (Interval::point(g.0 as i32), None),
+            ArrayRef::Pointer(g) => (
+                self.read_global(g, path)?,
+                self.targets[g.0 as usize].as_deref(),
+            ),
         };
-        if ptrs.hi - ptrs.lo >= MAX_POINTER_TARGETS {
-            return Err(format!("a pointer may be any of {ptrs}"));
-        }
-        for v in ptrs.lo..=ptrs.hi {
+        // Where the pointer's arrays are known, its interval names those
+        // of them it holds (a hull of two arrays' ids names only arrays).
+        let named: Vec<i64> = match known {
+            Some(t) => (t.iter().map(|&v| v as i64))
+                .filter(|v| (ptrs.lo..=ptrs.hi).contains(v))
+                .collect(),
+            None if ptrs.hi - ptrs.lo >= MAX_POINTER_TARGETS => {
+                return Err(format!("a pointer may be any of {ptrs}"))
+            }
+            None => (ptrs.lo..=ptrs.hi).collect(),
+        };
+        for v in named {
             let (base, len) = (self.layout.array_at(v as i32))
                 .ok_or_else(|| format!("a pointer may be {v}, not an array"))?;
             if idx.lo < 0 || idx.hi >= len as i64 {

@@ -183,6 +183,10 @@ pub struct Relevance {
     elements: Vec<Option<Element>>,
     /// One more than the greatest index a pointer atom reads.
     stride: u32,
+    /// Per slot: the arrays a pointer slot may point to, where known
+    /// ([`super::analysis::pointer_targets`]): a pointer joined over some
+    /// of them still refutes a comparison all their elements refute.
+    targets: Vec<Option<Vec<i32>>>,
     /// Results of [`Relevance::relevant`] by where the compared slots'
     /// bounds lie among their constants ([`Relevance::memo_key`]; a
     /// program with thousands of sites asks again and again for the few
@@ -214,6 +218,7 @@ impl Clone for Relevance {
             pointers: self.pointers.clone(),
             elements: self.elements.clone(),
             stride: self.stride,
+            targets: self.targets.clone(),
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
@@ -442,11 +447,18 @@ impl Relevance {
             return None;
         }
         let width = m.layout().state_width as usize;
+        // A pointer whose arrays are not known is kept in every key: a
+        // hull of its values would name whatever lies between them. One
+        // whose arrays are known is joined like any slot (its hull names
+        // only those arrays).
+        let targets = super::analysis::pointer_targets(p);
         let mut always = vec![false; width];
+        let mut slot_targets = vec![None; width];
         for (g, global) in p.globals.iter().enumerate() {
             if let crate::ir::GlobalKind::Pointer { .. } = global.kind {
                 if let Some(s) = b.slot_of(crate::ir::GlobalId(g as u32)) {
-                    always[s as usize] = true;
+                    always[s as usize] = targets[g].is_none();
+                    slot_targets[s as usize] = targets[g].clone();
                 }
             }
         }
@@ -515,6 +527,7 @@ impl Relevance {
             pointers,
             elements,
             stride,
+            targets: slot_targets,
             memo: Mutex::default(),
             asked: AtomicU64::new(0),
             remembered: AtomicU64::new(0),
@@ -696,13 +709,18 @@ impl Relevance {
     }
 
     /// Marks the slots `a` is decided on in `s`: its slot, or its pointer
-    /// and the element that names; every slot where the pointer is not
-    /// known (the element could be any array's).
+    /// and the element that names; only the pointer where it may name
+    /// several arrays whose elements there are constants
+    /// ([`Relevance::constant_elements`]); every slot where the pointer is
+    /// not known otherwise (the element could be any array's).
     fn consult(&self, a: &Atom, s: &[Interval], consulted: &mut [bool]) {
         match a.on {
             Operand::Slot(k) => consulted[k as usize] = true,
-            Operand::Element { pointer, .. } if s[pointer as usize].as_point().is_none() => {
-                consulted.fill(true)
+            Operand::Element { pointer, index } if s[pointer as usize].as_point().is_none() => {
+                match self.constant_elements(pointer, index, s) {
+                    Some(_) => consulted[pointer as usize] = true,
+                    None => consulted.fill(true),
+                }
             }
             Operand::Element { .. } => {
                 for k in self.witness(a, s).into_iter().flatten() {
@@ -722,10 +740,47 @@ impl Relevance {
             .flatten()
     }
 
+    /// This relevance as if no pointer's arrays were known: every pointer
+    /// slot kept in every state. `None` where no pointer's arrays are
+    /// known (it would be the same).
+    pub fn without_pointer_targets(&self) -> Option<Relevance> {
+        if self.targets.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut kept = self.clone();
+        for (k, t) in kept.targets.iter_mut().enumerate() {
+            if t.take().is_some() {
+                kept.always[k] = true;
+            }
+        }
+        Some(kept)
+    }
+
+    /// The elements at `index` of the arrays pointer slot `pointer` may
+    /// name in `s`, where its arrays are known, it names at least one of
+    /// them, and each has a constant there.
+    fn constant_elements(&self, pointer: u32, index: u32, s: &[Interval]) -> Option<Vec<i64>> {
+        let x = s[pointer as usize];
+        let targets = self.targets[pointer as usize].as_ref()?;
+        let mut out = Vec::new();
+        for &t in targets.iter().filter(|&&t| x.contains(t as i64)) {
+            let at = (t as usize).checked_mul(self.stride as usize)? + index as usize;
+            match self.elements.get(at).copied().flatten() {
+                Some(Element::Const(v)) if index < self.stride => out.push(v),
+                _ => return None,
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
     /// Whether `a` is false in every state of `s`.
     fn refutes(&self, a: &Atom, s: &[Interval]) -> bool {
         match a.on {
             Operand::Slot(k) => a.refuted_by(s[k as usize]),
+            Operand::Element { pointer, index } if s[pointer as usize].as_point().is_none() => {
+                (self.constant_elements(pointer, index, s))
+                    .is_some_and(|vs| vs.iter().all(|&v| a.refuted_by(Interval::point(v as i32))))
+            }
             Operand::Element { pointer, index } => match self.element(pointer, index, s) {
                 Some(Element::Const(v)) => a.refuted_by(Interval::point(v as i32)),
                 Some(Element::Slot(k)) => a.refuted_by(s[k as usize]),
