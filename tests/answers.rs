@@ -9,6 +9,7 @@
 
 mod common;
 
+use common::{rigor_json, rigor_ok as rigor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -162,24 +163,6 @@ fn black_box_checking_files_are_read() {
         }
     }
     assert_eq!(n, 44);
-}
-
-/// Runs `rigor ARGS`; returns stdout, panics with stderr on failure.
-fn rigor(args: &[&str]) -> String {
-    let out = Command::new(common::rigor_bin())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "rigor {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn rigor_json(args: &[&str]) -> Value {
-    serde_json::from_str(&rigor(args)).unwrap()
 }
 
 #[test]

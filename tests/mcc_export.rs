@@ -4,27 +4,8 @@
 
 mod common;
 
+use common::{rigor_json, rigor_ok as rigor};
 use std::process::Command;
-
-use serde_json::Value;
-
-/// Runs `rigor ARGS`; returns stdout, panics with stderr on failure.
-fn rigor(args: &[&str]) -> String {
-    let out = Command::new(common::rigor_bin())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "rigor {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn rigor_json(args: &[&str]) -> Value {
-    serde_json::from_str(&rigor(args)).unwrap()
-}
 
 #[test]
 fn rigor_reach_output_feeds_score_and_export() {

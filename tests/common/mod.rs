@@ -63,6 +63,26 @@ pub fn rigor_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_rigor"))
 }
 
+/// Runs `rigor ARGS`; returns its stdout, panics with its stderr when it
+/// fails.
+pub fn rigor_ok(args: &[&str]) -> String {
+    let out = std::process::Command::new(rigor_bin())
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "rigor {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// [`rigor_ok`] of a command that prints JSON, parsed.
+pub fn rigor_json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&rigor_ok(args)).unwrap()
+}
+
 /// One row of `truth.tsv`.
 #[derive(Debug, Clone)]
 pub struct Truth {
