@@ -39,6 +39,9 @@ const MOST_BOXES: usize = 24;
 /// A global element: (global, element).
 type Element = (usize, usize);
 
+/// A box: each global element's span (`None`: any value).
+type SpanBox = Vec<Vec<Option<Span>>>;
+
 /// Whether the obligations `o` hold on the region's box (`spans`); `false`
 /// where this reading cannot tell.
 ///
@@ -50,47 +53,59 @@ type Element = (usize, usize);
 /// to the values the certificate's congruences allow), so what holds on
 /// every half holds on the region.
 pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bool {
-    let mut boxes = vec![spans.to_vec()];
-    let mut left = MOST_BOXES;
-    while let Some(b) = boxes.pop() {
+    // Only the whole box is tried against unions of regions (the halves,
+    // against one region each): that costs a pass over every region, and
+    // settles few halves that one region does not.
+    let culprit = match settled_on(o, spans, true) {
+        Settled::Yes => return true,
+        Settled::No(culprit) => culprit,
+    };
+    if !o.halving.worth_it() {
+        return false;
+    }
+    let Some(mut boxes) = halves(o, spans, culprit) else {
+        return false;
+    };
+    let mut left = MOST_BOXES - 1;
+    let settled = loop {
+        let Some(b) = boxes.pop() else { break true };
         if left == 0 {
-            o.halving.record(false);
-            return false;
+            break false;
         }
         left -= 1;
-        // Only the whole box is tried against unions of regions (the
-        // halves, against one region each): that costs a pass over every
-        // region, and settles few halves that one region does not.
-        let whole = left + 1 == MOST_BOXES;
-        let culprit = match settled_on(o, &b, whole) {
+        let culprit = match settled_on(o, &b, false) {
             Settled::Yes => continue,
             Settled::No(culprit) => culprit,
         };
-        if whole && !o.halving.worth_it() {
-            return false;
+        match halves(o, &b, culprit) {
+            Some(h) => boxes.extend(h),
+            None => break false,
         }
-        let Some(at) = cut_along(&b, culprit) else {
-            if !whole {
-                o.halving.record(false);
-            }
-            return false;
-        };
-        let Some(s) = b[at.0][at.1] else {
-            return false;
-        };
-        let mid = ((s.lo as i64 + s.hi as i64).div_euclid(2)) as i32;
-        for (lo, hi) in [(s.lo, mid), (mid + 1, s.hi)] {
-            if let Some(half) = congruent_span(&o.r.congruences, at, lo, hi) {
-                let mut h = b.clone();
-                h[at.0][at.1] = Some(half);
-                boxes.push(h);
-            }
+    };
+    o.halving.record(settled);
+    settled
+}
+
+/// The two halves of box `b` cut along the variable `culprit` traces back
+/// to, each narrowed to the values the congruences allow (an empty one
+/// left out); `None` where there is nothing to cut along.
+fn halves(
+    o: &Obligations,
+    b: &[Vec<Option<Span>>],
+    culprit: Option<Element>,
+) -> Option<Vec<SpanBox>> {
+    let at = cut_along(b, culprit)?;
+    let s = b[at.0][at.1]?;
+    let mid = ((s.lo as i64 + s.hi as i64).div_euclid(2)) as i32;
+    let mut out = Vec::with_capacity(2);
+    for (lo, hi) in [(s.lo, mid), (mid + 1, s.hi)] {
+        if let Some(half) = congruent_span(&o.r.congruences, at, lo, hi) {
+            let mut h = b.to_vec();
+            h[at.0][at.1] = Some(half);
+            out.push(h);
         }
     }
-    if left + 1 < MOST_BOXES {
-        o.halving.record(true);
-    }
-    true
+    Some(out)
 }
 
 /// Boxes cut into halves before the tally says whether halving pays.
