@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::format::{Bound, Certificate, EdgeStep, Var};
 use crate::ir::{Program, Symbol};
-use crate::smt::{box_paths, Held, PathEnd, Span};
+use crate::smt::{box_paths, Beyond, Held, PathEnd, Pointing, Span};
 
 /// The program's variables and arrays by name, as the checker reads them.
 pub(super) trait Names {
@@ -52,19 +52,68 @@ type SpanBox = Vec<Vec<Option<Span>>>;
 /// keep every state of the region (they are cut at a value, then narrowed
 /// to the values the certificate's congruences allow), so what holds on
 /// every half holds on the region.
+///
+/// A pointer the step reads through, which the box does not fix but the
+/// region bounds to several arrays, is fixed to each in turn (up to
+/// [`MOST_POINTINGS`] boxes in all): those boxes together hold the box.
 pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bool {
+    let mut boxes = vec![spans.to_vec()];
+    let mut left = MOST_POINTINGS;
+    while let Some(b) = boxes.pop() {
+        let pointer = match settled_on_one_box(o, &b) {
+            Settled::Yes => continue,
+            Settled::No(_) => return false,
+            Settled::Unfixed(pointer) => pointer,
+        };
+        let Some(arrays) = points_to(&o.r.regions[o.k], pointer) else {
+            return false;
+        };
+        if b[pointer][0].is_some_and(|s| s.value().is_some()) {
+            return false;
+        }
+        for &a in arrays {
+            if b[pointer][0].is_none_or(|s| !s.apart(a.into(), a.into())) {
+                if left == 0 {
+                    return false;
+                }
+                left -= 1;
+                let mut fixed = b.clone();
+                fixed[pointer][0] = Some(Span::single(a));
+                boxes.push(fixed);
+            }
+        }
+    }
+    true
+}
+
+/// Most boxes a region's box is cut into, one per array a pointer may
+/// point to.
+const MOST_POINTINGS: usize = 512;
+
+/// The arrays a region bounds the pointer `pointer` (a global) to, if it
+/// does.
+fn points_to(bounds: &[(Element, Allowed)], pointer: usize) -> Option<&[i32]> {
+    bounds.iter().find_map(|(at, allowed)| match allowed {
+        Allowed::Points(arrays) if *at == (pointer, 0) => Some(arrays.as_slice()),
+        _ => None,
+    })
+}
+
+/// [`settled_on_box`] on one box, without fixing pointers.
+fn settled_on_one_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> Settled {
     // Only the whole box is tried against unions of regions (the halves,
     // against one region each): that costs a pass over every region, and
     // settles few halves that one region does not.
     let culprit = match settled_on(o, spans, true) {
-        Settled::Yes => return true,
         Settled::No(culprit) => culprit,
+        other => return other,
     };
+    let no = Settled::No(None);
     if !o.halving.worth_it() {
-        return false;
+        return no;
     }
     let Some(mut boxes) = halves(o, spans, culprit) else {
-        return false;
+        return no;
     };
     let mut left = MOST_BOXES - 1;
     let settled = loop {
@@ -76,6 +125,7 @@ pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bo
         let culprit = match settled_on(o, &b, false) {
             Settled::Yes => continue,
             Settled::No(culprit) => culprit,
+            Settled::Unfixed(_) => break false,
         };
         match halves(o, &b, culprit) {
             Some(h) => boxes.extend(h),
@@ -83,7 +133,11 @@ pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bo
         }
     };
     o.halving.record(settled);
-    settled
+    if settled {
+        Settled::Yes
+    } else {
+        no
+    }
 }
 
 /// The two halves of box `b` cut along the variable `culprit` traces back
@@ -326,10 +380,23 @@ impl Resolved {
         }
     }
 
-    /// Whether some region holds every value of the box `post`.
-    fn some_region_holds(&self, post: &[Vec<Held>]) -> bool {
+    /// Whether some region holds every value of the box `post`, whose
+    /// pointers point as `pointing` says.
+    fn some_region_holds(&self, post: &[Vec<Held>], pointing: &[(usize, Vec<i32>)]) -> bool {
         (self.candidates(post, false).into_iter())
-            .any(|k| self.regions[k].iter().all(|b| meets(b, post)))
+            .any(|k| self.regions[k].iter().all(|b| meets(b, post, pointing)))
+    }
+
+    /// The pointers region `k` bounds to several arrays, with those arrays.
+    fn pointing(&self, k: usize) -> Pointing {
+        (self.regions[k].iter())
+            .filter_map(|((g, e), allowed)| match allowed {
+                Allowed::Points(arrays) if *e == 0 && arrays.len() > 1 => {
+                    Some((*g, arrays.clone()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -339,6 +406,9 @@ enum Settled {
     Yes,
     /// Not seen to hold; cutting along this element may help, where known.
     No(Option<Element>),
+    /// Not read: the step reads through this pointer (a global), which
+    /// the box does not fix.
+    Unfixed(usize),
 }
 
 /// The element to cut a box along: the one named, where its span is wide,
@@ -388,8 +458,10 @@ fn congruent_span(
 /// `cover`, a successor in no one region may lie in their union.
 fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Settled {
     let (p, c, r, k, input) = (o.p, o.c, o.r, o.k, o.input);
-    let Some(paths) = box_paths(p, spans, input.value) else {
-        return Settled::No(None);
+    let paths = match box_paths(p, spans, &r.pointing(k), input.value) {
+        Ok(paths) => paths,
+        Err(Beyond::Pointer(g)) => return Settled::Unfixed(g),
+        Err(Beyond::Other) => return Settled::No(None),
     };
     let region = &c.regions[k];
     for path in &paths {
@@ -419,10 +491,11 @@ fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Sett
                 .map(|e| e.target)
                 .collect()
         };
-        let holds = |t: usize| r.regions[t].iter().all(|b| meets(b, &path.post));
+        let pointing = &path.pointing;
+        let holds = |t: usize| r.regions[t].iter().all(|b| meets(b, &path.post, pointing));
         let mut lands = named.iter().any(|&t| holds(t));
         if !lands && c.holds.is_empty() {
-            lands = r.some_region_holds(&path.post);
+            lands = r.some_region_holds(&path.post, pointing);
         }
         // In no one region: maybe in their union.
         if !lands && cover {
@@ -437,7 +510,8 @@ fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Sett
             // successors land.
             let nearest = (named.iter())
                 .filter_map(|&t| {
-                    let mut missed = r.regions[t].iter().filter(|b| !meets(b, &path.post));
+                    let mut missed =
+                        (r.regions[t].iter()).filter(|b| !meets(b, &path.post, pointing));
                     let &(first, _) = missed.next()?;
                     Some((1 + missed.count(), first))
                 })
@@ -526,11 +600,21 @@ fn overlaps(s: Span, allowed: &Allowed) -> bool {
 }
 
 /// Whether every value of `post` meets the bound.
-fn meets((at, allowed): &(Element, Allowed), post: &[Vec<Held>]) -> bool {
+/// A pointer `pointing` names meets a bound when every array it may
+/// point to is allowed.
+fn meets(
+    (at, allowed): &(Element, Allowed),
+    post: &[Vec<Held>],
+    pointing: &[(usize, Vec<i32>)],
+) -> bool {
     let held = post[at.0][at.1].span;
     match allowed {
         Allowed::Range(lo, hi) => held.inside(*lo, *hi),
-        Allowed::Points(values) => held.value().is_some_and(|v| values.contains(&v)),
+        Allowed::Points(values) => match held.value() {
+            Some(v) => values.contains(&v),
+            None => (pointing.iter())
+                .any(|(g, arrays)| (*g, 0) == *at && arrays.iter().all(|a| values.contains(a))),
+        },
     }
 }
 
@@ -553,258 +637,4 @@ fn congruent(r: &Resolved, post: &[Vec<Held>]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::certificate::format::Region;
-
-    /// Input 1 counts `x` up to 9, input 2 copies `x` into `y`; error 0
-    /// when `x` passes 9.
-    const COUNTER: &str = r#"
-        extern void __VERIFIER_error(int);
-        int inputs[] = {1, 2};
-        int cf = 1;
-        int x = 0;
-        int y = 0;
-        void errorCheck() {
-            if (x > 9) { cf = 0; __VERIFIER_error(0); }
-        }
-        void calculate_output(int input) {
-            cf = 1;
-            if ((cf == 1 && input == 1) && x < 9) {
-                cf = 0; x = x + 1; printf("%d\n", 21); fflush(stdout);
-            }
-            if (cf == 1 && input == 2) {
-                cf = 0; y = x; printf("%d\n", 22); fflush(stdout);
-            }
-            errorCheck();
-            if (cf == 1) fprintf(stderr, "Invalid input: %d\n", input);
-        }
-        int main() {
-            while (1) {
-                int input;
-                scanf("%d", &input);
-                if ((input != 1) && (input != 2)) return -2;
-                calculate_output(input);
-            }
-        }
-    "#;
-
-    struct ByName(Program);
-
-    impl Names for ByName {
-        type Error = ();
-        fn element(&self, v: &Var) -> Result<Element, ()> {
-            let globals = &self.0.globals;
-            let g = globals.iter().position(|g| g.name == v.name).ok_or(())?;
-            Ok((g, v.index.unwrap_or(0)))
-        }
-        fn array_value(&self, _: &str) -> Result<i32, ()> {
-            Err(())
-        }
-    }
-
-    fn var(name: &str) -> Var {
-        Var {
-            name: name.into(),
-            index: None,
-        }
-    }
-
-    /// The region `x in x.0..=x.1`, and `y in y.0..=y.1` where given.
-    fn region(x: (i64, i64), y: Option<(i64, i64)>) -> Region {
-        let mut bounds = vec![Bound::Range(var("x"), x.0, x.1)];
-        if let Some((lo, hi)) = y {
-            bounds.push(Bound::Range(var("y"), lo, hi));
-        }
-        Region {
-            bounds,
-            next: Vec::new(),
-            edges: Vec::new(),
-        }
-    }
-
-    fn counter(regions: Vec<Region>) -> (ByName, Certificate) {
-        let p = crate::frontend::c::parse_c("counter.c", COUNTER).expect("parses");
-        let c = Certificate {
-            unreachable: vec![0],
-            holds: Vec::new(),
-            congruences: Vec::new(),
-            regions,
-        };
-        (ByName(p), c)
-    }
-
-    /// The box of region `k` of `c`.
-    fn box_of(names: &ByName, c: &Certificate, k: usize) -> Vec<Vec<Option<Span>>> {
-        let mut s: Vec<Vec<Option<Span>>> = vec![vec![None]; names.0.globals.len()];
-        for b in &c.regions[k].bounds {
-            if let Bound::Range(v, lo, hi) = b {
-                let (g, e) = names.element(v).expect("a variable");
-                s[g][e] = Some(Span {
-                    lo: *lo as i32,
-                    hi: *hi as i32,
-                });
-            }
-        }
-        s
-    }
-
-    /// Whether region `k`'s obligations on input `i` hold on its box, and
-    /// whether they do without cutting it.
-    fn on_box(names: &ByName, c: &Certificate, k: usize, i: usize) -> (bool, bool) {
-        let r = Resolved::new(names, c).expect("resolves");
-        let o = Obligations {
-            p: &names.0,
-            c,
-            r: &r,
-            k,
-            input: &names.0.inputs[i],
-            halving: &Halving::default(),
-        };
-        let b = box_of(names, c, k);
-        let whole = matches!(settled_on(&o, &b, true), Settled::Yes);
-        (settled_on_box(&o, &b), whole)
-    }
-
-    #[test]
-    fn halving_stops_where_it_never_pays_and_goes_on_where_it_does() {
-        let never = Halving::default();
-        for _ in 0..FREE_HALVINGS {
-            assert!(never.worth_it());
-            never.record(false);
-        }
-        assert!(!never.worth_it());
-        let sometimes = Halving::default();
-        for k in 0..10 * FREE_HALVINGS {
-            assert!(sometimes.worth_it(), "stopped after {k}");
-            sometimes.record(k % HALVING_PAYS_ONE_IN == 0);
-        }
-        let rarely = Halving::default();
-        for k in 0..10 * FREE_HALVINGS {
-            rarely.record(k % (4 * HALVING_PAYS_ONE_IN) == 0);
-        }
-        assert!(!rarely.worth_it());
-    }
-
-    #[test]
-    fn successors_straddling_two_regions_lie_in_their_union() {
-        let (names, c) = counter(vec![region((0, 4), None), region((5, 9), None)]);
-        // 0..=4 steps to 1..=5: in no one region, in the union.
-        assert_eq!(on_box(&names, &c, 0, 0), (true, true));
-        assert_eq!(on_box(&names, &c, 1, 0), (true, true));
-    }
-
-    #[test]
-    fn a_box_whose_successors_lie_in_no_union_is_settled_by_halves() {
-        // y = x: from x in 0..=1 the spans give (x, y) in 0..=1 x 0..=1,
-        // and (0, 1) lies in no region; cut along x, each half lands.
-        let (names, c) = counter(vec![
-            region((0, 1), Some((5, 6))),
-            region((0, 0), Some((0, 0))),
-            region((1, 1), Some((1, 1))),
-        ]);
-        assert_eq!(on_box(&names, &c, 0, 1), (true, false));
-    }
-
-    #[test]
-    fn halves_never_settle_what_does_not_hold() {
-        // From 8, x steps to 9, which no region holds.
-        let (names, c) = counter(vec![region((0, 4), None), region((5, 8), None)]);
-        assert_eq!(on_box(&names, &c, 1, 0), (false, false));
-        assert_eq!(on_box(&names, &c, 0, 0), (true, true));
-        // y = x from x in 0..=1 lands on the diagonal, which misses (1, 1).
-        let (names, c) = counter(vec![
-            region((0, 1), Some((5, 6))),
-            region((0, 0), Some((0, 0))),
-            region((1, 1), Some((0, 0))),
-        ]);
-        assert_eq!(on_box(&names, &c, 0, 1), (false, false));
-        // x > 9 (error 0, claimed) lies past 9: a region up to 10 reaches it.
-        let (names, c) = counter(vec![region((0, 10), None)]);
-        assert_eq!(on_box(&names, &c, 0, 0), (false, false));
-    }
-
-    #[test]
-    fn halves_keep_only_the_congruent_values() {
-        let at = (3, 0);
-        let even = [(at, 2, 0)];
-        assert_eq!(congruent_span(&even, at, 1, 5), Some(Span { lo: 2, hi: 4 }));
-        assert_eq!(congruent_span(&even, at, 1, 1), None);
-        assert_eq!(congruent_span(&even, (2, 0), 1, 1), Some(Span::single(1)));
-        let (lo, hi) = (i32::MIN, i32::MAX);
-        assert_eq!(
-            congruent_span(&[(at, 3, 2)], at, lo, hi),
-            Some(Span {
-                lo: lo + 1,
-                hi: hi - 2
-            })
-        );
-    }
-
-    #[test]
-    fn boxes_are_cut_along_the_culprit_else_the_widest_bounded_span() {
-        let b = vec![
-            vec![Some(Span { lo: 0, hi: 3 })],
-            vec![Some(Span::ALL)],
-            vec![Some(Span { lo: -10, hi: 10 }), Some(Span::single(4))],
-        ];
-        assert_eq!(cut_along(&b, Some((0, 0))), Some((0, 0)));
-        assert_eq!(cut_along(&b, Some((2, 1))), Some((2, 0)));
-        assert_eq!(cut_along(&b, None), Some((2, 0)));
-        assert_eq!(cut_along(&[vec![Some(Span::single(1))]], None), None);
-    }
-
-    #[test]
-    fn the_index_of_regions_keeps_every_region_that_holds_or_meets_a_box() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
-        let span = |lo: i32, hi: i32| Span { lo, hi };
-        for _ in 0..200 {
-            // Regions over three elements: each bound fixed, a range, or
-            // absent.
-            let regions: Vec<Vec<(Element, Allowed)>> = (0..rng.random_range(0..12))
-                .map(|_| {
-                    (0..3)
-                        .filter_map(|e| {
-                            let lo = rng.random_range(0..4i64);
-                            match rng.random_range(0..3) {
-                                0 => Some(((0, e), Allowed::Range(lo, lo))),
-                                1 => Some(((0, e), Allowed::Range(lo, lo + 2))),
-                                _ => None,
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            let r = Resolved {
-                by_value: ByValue::new(&regions),
-                regions,
-                congruences: Vec::new(),
-            };
-            let held = |s: Span| Held {
-                span: s,
-                base: None,
-                modulus: 0,
-                rest: 0,
-            };
-            let post: Vec<Vec<Held>> = vec![(0..3)
-                .map(|_| {
-                    let lo = rng.random_range(0..5);
-                    held(span(lo, lo + rng.random_range(0..2)))
-                })
-                .collect()];
-            let every = (r.regions.iter()).any(|bounds| bounds.iter().all(|b| meets(b, &post)));
-            assert_eq!(r.some_region_holds(&post), every);
-            // No region is left out that holds the box, or meets it.
-            let (holding, meeting) = (r.candidates(&post, false), r.candidates(&post, true));
-            for (k, bounds) in r.regions.iter().enumerate() {
-                if bounds.iter().all(|b| meets(b, &post)) {
-                    assert!(holding.contains(&k));
-                }
-                if (bounds.iter()).all(|(at, a)| overlaps(post[at.0][at.1].span, a)) {
-                    assert!(meeting.contains(&k));
-                }
-            }
-        }
-    }
-}
+mod tests;

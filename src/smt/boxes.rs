@@ -19,139 +19,12 @@
 //! with the engine or the abstract interpreter; its arithmetic is that of
 //! [`Span`], checked against every value by brute force.
 
+use super::held::Held;
 use super::step::calls;
 use super::Span;
 use crate::ir::{
     ArrayRef, BinOp, Expr, FuncId, GlobalKind, Place, Program, StepReturn, Stmt, UnOp,
 };
-
-/// A value on one path: the values it may take, and what is known of it
-/// modulo some number: it is congruent to `rest`, plus the value before
-/// the step of the global element `base` where there is one, modulo
-/// `modulus` (0: equal to it, 1: nothing known). `int` arithmetic is exact
-/// modulo 2^32, so what may wrap keeps what is known modulo a divisor of
-/// 2^32.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Held {
-    /// The values it may take.
-    pub span: Span,
-    /// The element (global, element) of the state before the step it is
-    /// congruent to (plus `rest`), if any.
-    pub base: Option<(usize, usize)>,
-    /// The modulus (0: an equality).
-    pub modulus: u64,
-    /// The rest (reduced when the modulus is not 0).
-    pub rest: i64,
-}
-
-/// 2^32: every `int` operation is exact modulo it.
-const WRAP: u128 = 1 << 32;
-
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-impl Held {
-    /// A value of which only the span is known (exactly, where it is one).
-    fn new(span: Span) -> Held {
-        match span.value() {
-            Some(v) => Held {
-                span,
-                base: None,
-                modulus: 0,
-                rest: v as i64,
-            },
-            None => Held {
-                span,
-                base: None,
-                modulus: 1,
-                rest: 0,
-            },
-        }
-    }
-
-    /// The value of element `at` before the step, among `span`.
-    fn before(span: Span, at: (usize, usize)) -> Held {
-        Held {
-            span,
-            base: Some(at),
-            modulus: 0,
-            rest: 0,
-        }
-    }
-
-    /// Congruent to `base` plus `rest` modulo `modulus`, among `span`.
-    fn modulo(span: Span, base: Option<(usize, usize)>, modulus: u128, rest: i128) -> Held {
-        if span.value().is_some() {
-            return Held::new(span);
-        }
-        // A modulus too large to keep is weakened to a divisor of 2^32.
-        let modulus = if modulus > WRAP {
-            gcd(modulus, WRAP)
-        } else {
-            modulus
-        };
-        let rest = match modulus {
-            0 => rest,
-            m => rest.rem_euclid(m as i128),
-        };
-        match i64::try_from(rest) {
-            Ok(rest) if modulus != 1 => Held {
-                span,
-                base,
-                modulus: modulus as u64,
-                rest,
-            },
-            _ => Held::new(span),
-        }
-    }
-
-    /// The same value, known to lie in `span`.
-    fn narrowed_to(self, span: Span) -> Held {
-        match span.value() {
-            Some(_) => Held::new(span),
-            None => Held { span, ..self },
-        }
-    }
-
-    /// Either value.
-    fn join(self, other: Held) -> Held {
-        let span = self.span.hull(other.span);
-        if self.base != other.base {
-            return Held::new(span);
-        }
-        let apart = (self.rest as i128 - other.rest as i128).unsigned_abs();
-        let m = gcd(gcd(self.modulus as u128, other.modulus as u128), apart);
-        Held::modulo(span, self.base, m, self.rest as i128)
-    }
-
-    /// The result of `op` on `a` and `b`, whose values are `span`.
-    fn arith(op: BinOp, a: Held, b: Held, span: Span) -> Held {
-        let (ma, mb) = (a.modulus as u128, b.modulus as u128);
-        let (ra, rb) = (a.rest as i128, b.rest as i128);
-        let known = match (op, a.base, b.base) {
-            (BinOp::Add, x, None) | (BinOp::Add, None, x) => Some((x, gcd(ma, mb), ra + rb)),
-            (BinOp::Sub, x, None) => Some((x, gcd(ma, mb), ra - rb)),
-            (BinOp::Sub, Some(x), Some(y)) if x == y => Some((None, gcd(ma, mb), ra - rb)),
-            (BinOp::Mul, None, None) => Some((
-                None,
-                gcd(gcd(ma * mb, ma * rb.unsigned_abs()), mb * ra.unsigned_abs()),
-                ra * rb,
-            )),
-            _ => None,
-        };
-        match known {
-            // What may wrap is known modulo a divisor of 2^32 at most.
-            Some((base, m, r)) if span == Span::ALL => Held::modulo(span, base, gcd(m, WRAP), r),
-            Some((base, m, r)) => Held::modulo(span, base, m, r),
-            None => Held::new(span),
-        }
-    }
-}
 
 /// How a path of the step ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +44,13 @@ pub struct BoxPath {
     pub end: PathEnd,
     /// Every global (per element) when it ends.
     pub post: Vec<Vec<Held>>,
+    /// The pointers (globals) whose span in `post` is not one value, that
+    /// point to one of these arrays (by global) when it ends.
+    pub pointing: Pointing,
 }
+
+/// Pointers (by global) and the arrays (by global) each points to one of.
+pub type Pointing = Vec<(usize, Vec<i32>)>;
 
 /// Most paths (and paths in flight) one step may take here.
 pub const MAX_PATHS: usize = 512;
@@ -182,12 +61,51 @@ const MAX_WORK: usize = 200_000;
 /// Deepest nesting of calls followed.
 const MAX_DEPTH: u32 = 64;
 
+/// Why the step has no reading on a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beyond {
+    /// A path reads through this pointer (a global), whose value the box
+    /// does not fix: a box that fixes it may have a reading.
+    Pointer(usize),
+    /// A path might fault, or lies beyond this reading otherwise.
+    Other,
+}
+
 /// Every path of the step of `p` on input `input` from the states whose
 /// global `g` (element `k`) lies in `spans[g][k]` (any value where
-/// `None`); `None` where a path might fault or lies beyond this reading
-/// (see the module's comment). Paths blocked by `__VERIFIER_assume` are
-/// left out: they have no successor.
-pub fn box_paths(p: &Program, spans: &[Vec<Option<Span>>], input: i32) -> Option<Vec<BoxPath>> {
+/// `None`) and whose pointers listed in `pointing` point to one of the
+/// arrays listed with them; why not where a path might fault or lies
+/// beyond this reading (see the module's comment). Paths blocked by
+/// `__VERIFIER_assume` are left out: they have no successor.
+///
+/// A read through a pointer that may point to several arrays reads any of
+/// their elements; a comparison of such an element keeps the arrays where
+/// it can hold.
+pub fn box_paths(
+    p: &Program,
+    spans: &[Vec<Option<Span>>],
+    pointing: &[(usize, Vec<i32>)],
+    input: i32,
+) -> Result<Vec<BoxPath>, Beyond> {
+    let mut run = Run {
+        p,
+        work: 0,
+        unfixed: None,
+    };
+    paths_of(&mut run, spans, pointing, input).ok_or(match run.unfixed {
+        Some(g) => Beyond::Pointer(g),
+        None => Beyond::Other,
+    })
+}
+
+/// [`box_paths`], `None` where there is no reading (`run` says why).
+fn paths_of(
+    run: &mut Run,
+    spans: &[Vec<Option<Span>>],
+    pointing: &[(usize, Vec<i32>)],
+    input: i32,
+) -> Option<Vec<BoxPath>> {
+    let p = run.p;
     let given = |g: usize, k: usize| spans.get(g).and_then(|v| v.get(k).copied().flatten());
     let vars = (p.globals.iter().enumerate())
         .map(|(i, g)| match &g.kind {
@@ -210,8 +128,11 @@ pub fn box_paths(p: &Program, spans: &[Vec<Option<Span>>], input: i32) -> Option
         vars,
         locals: Vec::new(),
         out: None,
+        pointing: (pointing.iter())
+            .filter(|(g, _)| given(*g, 0).is_none_or(|s| s.value().is_none()))
+            .cloned()
+            .collect(),
     };
-    let mut run = Run { p, work: 0 };
     let input = Held::new(Span::single(input));
     let mut paths = Vec::new();
     for (r, env) in run.call(p.step, &[], Some(input), env, 0)? {
@@ -230,6 +151,7 @@ pub fn box_paths(p: &Program, spans: &[Vec<Option<Span>>], input: i32) -> Option
         paths.push(BoxPath {
             end,
             post: env.vars,
+            pointing: env.pointing,
         });
     }
     Some(paths)
@@ -242,11 +164,37 @@ struct Env {
     locals: Vec<Held>,
     /// The output printed so far.
     out: Option<i32>,
+    /// Pointers whose span is not one value, and the arrays each points
+    /// to one of.
+    pointing: Pointing,
 }
 
 impl Env {
+    /// The arrays the pointer `g` points to one of, where known.
+    fn arrays(&self, g: usize) -> Option<Vec<i32>> {
+        match self.vars[g][0].span.value() {
+            Some(v) => Some(vec![v]),
+            None => (self.pointing.iter())
+                .find(|(h, _)| *h == g)
+                .map(|(_, a)| a.clone()),
+        }
+    }
+
     /// The values of either (`self` and `other` differ only in values).
     fn join(mut self, other: &Env) -> Env {
+        let mut pointing = Vec::new();
+        for &(g, _) in self.pointing.iter().chain(&other.pointing) {
+            if pointing.iter().any(|(h, _)| *h == g) {
+                continue;
+            }
+            if let (Some(mut a), Some(b)) = (self.arrays(g), other.arrays(g)) {
+                a.extend(b);
+                a.sort_unstable();
+                a.dedup();
+                pointing.push((g, a));
+            }
+        }
+        self.pointing = pointing;
         let (mine, theirs) = (self.vars.iter_mut().flatten(), other.vars.iter().flatten());
         for (a, b) in mine
             .zip(theirs)
@@ -275,6 +223,8 @@ struct Run<'p> {
     p: &'p Program,
     /// Statements run so far, over all paths.
     work: usize,
+    /// The pointer read through, unfixed, that ended the reading.
+    unfixed: Option<usize>,
 }
 
 impl Run<'_> {
@@ -522,6 +472,9 @@ impl Run<'_> {
                 let op = if want { *op } else { negated(*op) };
                 let mut env = env;
                 for (side, other, op) in [(a, y.span, op), (b, x.span, flipped(op))] {
+                    if !self.narrow_pointer(side, op, other, &mut env)? {
+                        return Some(Vec::new());
+                    }
                     if let Some(slot) = variable(side, &mut env) {
                         match narrowed(slot.span, op, other) {
                             Some(s) => *slot = slot.narrowed_to(s),
@@ -550,8 +503,10 @@ impl Run<'_> {
             Expr::ArrayAddr(id) => Held::new(Span::single(id.0 as i32)),
             Expr::Index(a, i) => {
                 let i = self.pure(i, env)?;
-                let (id, k) = element(self.p, env, *a, i.span)?;
-                env.vars[id][k]
+                let at = self.elements(env, *a, i.span)?;
+                let mut held = at.iter().map(|&(id, k)| env.vars[id][k]);
+                let first = held.next()?;
+                held.fold(first, Held::join)
             }
             Expr::Unary(op, a) => Held::new(unary(*op, self.pure(a, env)?.span)),
             Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
@@ -579,11 +534,20 @@ impl Run<'_> {
 
     fn store(&mut self, place: &Place, v: Held, env: &mut Env) -> Option<()> {
         match place {
-            Place::Global(id) => env.vars[id.0 as usize][0] = v,
+            Place::Global(id) => {
+                env.vars[id.0 as usize][0] = v;
+                env.pointing.retain(|(g, _)| *g != id.0 as usize);
+            }
             Place::Local(l) => env.locals[l.0 as usize] = v,
             Place::Index(a, i) if !calls(i) => {
                 let i = self.pure(i, env)?;
-                let (id, k) = element(self.p, env, *a, i.span)?;
+                let [(id, k)] = self.elements(env, *a, i.span)?[..] else {
+                    // A write through a pointer to one of several arrays.
+                    if let ArrayRef::Pointer(ptr) = a {
+                        self.unfixed = Some(ptr.0 as usize);
+                    }
+                    return None;
+                };
                 env.vars[id][k] = v;
             }
             Place::Index(..) => return None,
@@ -592,19 +556,66 @@ impl Run<'_> {
     }
 }
 
-/// The one element `a[i]` is, where the spans fix it and it exists.
-fn element(p: &Program, env: &Env, a: ArrayRef, i: Span) -> Option<(usize, usize)> {
-    let id = match a {
-        ArrayRef::Array(id) => id.0 as usize,
-        ArrayRef::Pointer(ptr) => {
-            usize::try_from(env.vars[ptr.0 as usize][0].span.value()?).ok()?
+impl Run<'_> {
+    /// The elements `a[i]` may be (one per array a pointer may point to),
+    /// where the spans fix the index and each exists.
+    fn elements(&mut self, env: &Env, a: ArrayRef, i: Span) -> Option<Vec<(usize, usize)>> {
+        let arrays = match a {
+            ArrayRef::Array(id) => vec![id.0 as i32],
+            ArrayRef::Pointer(ptr) => {
+                let Some(arrays) = env.arrays(ptr.0 as usize) else {
+                    self.unfixed = Some(ptr.0 as usize);
+                    return None;
+                };
+                arrays
+            }
+        };
+        let k = usize::try_from(i.value()?).ok()?;
+        (arrays.into_iter())
+            .map(|id| {
+                let id = usize::try_from(id).ok()?;
+                let GlobalKind::Array { init, .. } = &self.p.globals.get(id)?.kind else {
+                    return None;
+                };
+                (k < init.len()).then_some((id, k))
+            })
+            .collect()
+    }
+
+    /// Keeps, of the arrays the pointer `side` reads through may point
+    /// to, those whose element `side` reads can be `op other`; `false`
+    /// where none is left. Other expressions are left as they are.
+    fn narrow_pointer(
+        &mut self,
+        side: &Expr,
+        op: BinOp,
+        other: Span,
+        env: &mut Env,
+    ) -> Option<bool> {
+        let Expr::Index(ArrayRef::Pointer(ptr), i) = side else {
+            return Some(true);
+        };
+        let g = ptr.0 as usize;
+        if env.vars[g][0].span.value().is_some() || calls(i) {
+            return Some(true);
         }
-    };
-    let GlobalKind::Array { init, .. } = &p.globals.get(id)?.kind else {
-        return None;
-    };
-    let k = usize::try_from(i.value()?).ok()?;
-    (k < init.len()).then_some((id, k))
+        let at = self.pure(i, env)?.span;
+        let Some(arrays) = env.arrays(g) else {
+            return Some(true);
+        };
+        let elements = self.elements(env, ArrayRef::Pointer(*ptr), at)?;
+        let kept: Vec<i32> = (arrays.into_iter().zip(elements))
+            .filter(|&(_, (id, k))| Span::compare(op, env.vars[id][k].span, other) != Some(false))
+            .map(|(a, _)| a)
+            .collect();
+        env.pointing.retain(|(h, _)| *h != g);
+        match kept[..] {
+            [] => return Some(false),
+            [one] => env.vars[g][0] = Held::new(Span::single(one)),
+            _ => env.pointing.push((g, kept)),
+        }
+        Some(true)
+    }
 }
 
 /// The variable `e` reads, to narrow.

@@ -19,12 +19,14 @@ use std::time::{Duration, Instant};
 
 mod boxes;
 pub mod frame;
+mod held;
 mod span;
 mod step;
 mod value;
 
-pub use boxes::{box_paths, BoxPath, Held, PathEnd};
+pub use boxes::{box_paths, Beyond, BoxPath, PathEnd, Pointing};
 pub use frame::{Frame, StateVar};
+pub use held::Held;
 pub use span::Span;
 pub use step::{EncodeError, SymbolicStep};
 pub use value::{Cond, Value};
