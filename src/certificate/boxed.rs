@@ -88,7 +88,17 @@ pub(super) fn settled_on_box(o: &Obligations, spans: &[Vec<Option<Span>>]) -> bo
 
 /// Most boxes a region's box is cut into, one per array a pointer may
 /// point to.
-const MOST_POINTINGS: usize = 512;
+const MOST_POINTINGS: usize = 64;
+
+/// The pointers `bounds` bound to several arrays, with those arrays.
+fn pointing(bounds: &[(Element, Allowed)]) -> Pointing {
+    (bounds.iter())
+        .filter_map(|((g, e), allowed)| match allowed {
+            Allowed::Points(arrays) if *e == 0 && arrays.len() > 1 => Some((*g, arrays.clone())),
+            _ => None,
+        })
+        .collect()
+}
 
 /// The arrays a region bounds the pointer `pointer` (a global) to, if it
 /// does.
@@ -225,6 +235,8 @@ pub(super) struct Resolved {
     /// The regions by the values they fix elements to, to look for a
     /// region holding (or meeting) a box without trying them all.
     by_value: Option<ByValue>,
+    /// Each region's pointers bound to several arrays, with those arrays.
+    pointing: Vec<Pointing>,
 }
 
 /// The regions by the values they fix elements to: for each element some
@@ -366,6 +378,7 @@ impl Resolved {
         }
         Ok(Resolved {
             by_value: ByValue::new(&regions),
+            pointing: regions.iter().map(|bounds| pointing(bounds)).collect(),
             regions,
             congruences,
         })
@@ -385,18 +398,6 @@ impl Resolved {
     fn some_region_holds(&self, post: &[Vec<Held>], pointing: &[(usize, Vec<i32>)]) -> bool {
         (self.candidates(post, false).into_iter())
             .any(|k| self.regions[k].iter().all(|b| meets(b, post, pointing)))
-    }
-
-    /// The pointers region `k` bounds to several arrays, with those arrays.
-    fn pointing(&self, k: usize) -> Pointing {
-        (self.regions[k].iter())
-            .filter_map(|((g, e), allowed)| match allowed {
-                Allowed::Points(arrays) if *e == 0 && arrays.len() > 1 => {
-                    Some((*g, arrays.clone()))
-                }
-                _ => None,
-            })
-            .collect()
     }
 }
 
@@ -458,7 +459,7 @@ fn congruent_span(
 /// `cover`, a successor in no one region may lie in their union.
 fn settled_on(o: &Obligations, spans: &[Vec<Option<Span>>], cover: bool) -> Settled {
     let (p, c, r, k, input) = (o.p, o.c, o.r, o.k, o.input);
-    let paths = match box_paths(p, spans, &r.pointing(k), input.value) {
+    let paths = match box_paths(p, spans, &r.pointing[k], input.value) {
         Ok(paths) => paths,
         Err(Beyond::Pointer(g)) => return Settled::Unfixed(g),
         Err(Beyond::Other) => return Settled::No(None),

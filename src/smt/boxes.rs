@@ -503,10 +503,14 @@ impl Run<'_> {
             Expr::ArrayAddr(id) => Held::new(Span::single(id.0 as i32)),
             Expr::Index(a, i) => {
                 let i = self.pure(i, env)?;
-                let at = self.elements(env, *a, i.span)?;
-                let mut held = at.iter().map(|&(id, k)| env.vars[id][k]);
-                let first = held.next()?;
-                held.fold(first, Held::join)
+                match self.elements(env, *a, i.span)? {
+                    Elements::One((id, k)) => env.vars[id][k],
+                    Elements::Several(at) => {
+                        let mut held = at.iter().map(|&(id, k)| env.vars[id][k]);
+                        let first = held.next()?;
+                        held.fold(first, Held::join)
+                    }
+                }
             }
             Expr::Unary(op, a) => Held::new(unary(*op, self.pure(a, env)?.span)),
             Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
@@ -541,7 +545,7 @@ impl Run<'_> {
             Place::Local(l) => env.locals[l.0 as usize] = v,
             Place::Index(a, i) if !calls(i) => {
                 let i = self.pure(i, env)?;
-                let [(id, k)] = self.elements(env, *a, i.span)?[..] else {
+                let Elements::One((id, k)) = self.elements(env, *a, i.span)? else {
                     // A write through a pointer to one of several arrays.
                     if let ArrayRef::Pointer(ptr) = a {
                         self.unfixed = Some(ptr.0 as usize);
@@ -556,30 +560,43 @@ impl Run<'_> {
     }
 }
 
+/// The elements (global, element) an indexed read or write may be.
+enum Elements {
+    /// This one (an array, or a pointer the spans fix).
+    One((usize, usize)),
+    /// One of these, one per array a pointer may point to.
+    Several(Vec<(usize, usize)>),
+}
+
 impl Run<'_> {
-    /// The elements `a[i]` may be (one per array a pointer may point to),
-    /// where the spans fix the index and each exists.
-    fn elements(&mut self, env: &Env, a: ArrayRef, i: Span) -> Option<Vec<(usize, usize)>> {
-        let arrays = match a {
-            ArrayRef::Array(id) => vec![id.0 as i32],
-            ArrayRef::Pointer(ptr) => {
-                let Some(arrays) = env.arrays(ptr.0 as usize) else {
-                    self.unfixed = Some(ptr.0 as usize);
-                    return None;
-                };
-                arrays
-            }
-        };
+    /// The elements `a[i]` may be, where the spans fix the index and each
+    /// exists.
+    fn elements(&mut self, env: &Env, a: ArrayRef, i: Span) -> Option<Elements> {
         let k = usize::try_from(i.value()?).ok()?;
-        (arrays.into_iter())
-            .map(|id| {
-                let id = usize::try_from(id).ok()?;
-                let GlobalKind::Array { init, .. } = &self.p.globals.get(id)?.kind else {
-                    return None;
-                };
-                (k < init.len()).then_some((id, k))
-            })
-            .collect()
+        let p = self.p;
+        let element = |id: i32| {
+            let id = usize::try_from(id).ok()?;
+            let GlobalKind::Array { init, .. } = &p.globals.get(id)?.kind else {
+                return None;
+            };
+            (k < init.len()).then_some((id, k))
+        };
+        let ptr = match a {
+            ArrayRef::Array(id) => return element(id.0 as i32).map(Elements::One),
+            ArrayRef::Pointer(ptr) => ptr.0 as usize,
+        };
+        if let Some(id) = env.vars[ptr][0].span.value() {
+            return element(id).map(Elements::One);
+        }
+        let Some((_, arrays)) = env.pointing.iter().find(|(g, _)| *g == ptr) else {
+            self.unfixed = Some(ptr);
+            return None;
+        };
+        arrays
+            .iter()
+            .map(|&id| element(id))
+            .collect::<Option<_>>()
+            .map(Elements::Several)
     }
 
     /// Keeps, of the arrays the pointer `side` reads through may point
@@ -600,13 +617,12 @@ impl Run<'_> {
             return Some(true);
         }
         let at = self.pure(i, env)?.span;
-        let Some(arrays) = env.arrays(g) else {
+        let Elements::Several(elements) = self.elements(env, ArrayRef::Pointer(*ptr), at)? else {
             return Some(true);
         };
-        let elements = self.elements(env, ArrayRef::Pointer(*ptr), at)?;
-        let kept: Vec<i32> = (arrays.into_iter().zip(elements))
-            .filter(|&(_, (id, k))| Span::compare(op, env.vars[id][k].span, other) != Some(false))
-            .map(|(a, _)| a)
+        let kept: Vec<i32> = (elements.into_iter())
+            .filter(|&(id, k)| Span::compare(op, env.vars[id][k].span, other) != Some(false))
+            .map(|(id, _)| id as i32)
             .collect();
         env.pointing.retain(|(h, _)| *h != g);
         match kept[..] {

@@ -322,6 +322,7 @@ fn the_index_of_regions_keeps_every_region_that_holds_or_meets_a_box() {
             .collect();
         let r = Resolved {
             by_value: ByValue::new(&regions),
+            pointing: vec![Vec::new(); regions.len()],
             regions,
             congruences: Vec::new(),
         };
