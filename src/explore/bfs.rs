@@ -224,7 +224,45 @@ pub fn explore_pruned<S: System>(
     sys: &S,
     budget: &Budget,
     opts: &Options,
+    prune: Option<&mut dyn Guide>,
+) -> Exploration {
+    explore_inner(sys, budget, opts, prune, None)
+}
+
+/// Told now and then of the graph explored so far (the edges of the
+/// expanded states, as a stopped exploration leaves them); returning true
+/// ends the exploration with [`StopReason::AllErrorsFound`]: whatever the
+/// caller looks for in the graph is settled.
+pub type Checkpoint<'a> = &'a mut dyn FnMut(&StateGraph) -> bool;
+
+/// States stored before the first [`Checkpoint`]; each later one comes
+/// when the store has grown this many times over.
+const FIRST_CHECKPOINT: u32 = 1 << 16;
+const CHECKPOINT_GROWTH: u32 = 4;
+
+/// [`explore`] keeping the graph, calling `checkpoint` with the graph so
+/// far at geometrically spaced sizes (64 Ki states, then 4 times as many
+/// each time), so that a caller that can settle its questions on a part
+/// of the graph need not wait for the whole.
+pub fn explore_checkpointed<S: System>(
+    sys: &S,
+    budget: &Budget,
+    opts: &Options,
+    checkpoint: Checkpoint,
+) -> Exploration {
+    let opts = Options {
+        keep_graph: true,
+        ..opts.clone()
+    };
+    explore_inner(sys, budget, &opts, None, Some(checkpoint))
+}
+
+fn explore_inner<S: System>(
+    sys: &S,
+    budget: &Budget,
+    opts: &Options,
     mut prune: Option<&mut dyn Guide>,
+    mut checkpoint: Option<Checkpoint>,
 ) -> Exploration {
     assert!(
         prune.is_none() || !opts.keep_graph,
@@ -286,6 +324,7 @@ pub fn explore_pruned<S: System>(
     let mut unfound: Vec<u32> = wanted.clone();
     unfound.sort_unstable();
     let mut pruned = 0u64;
+    let mut next_checkpoint = FIRST_CHECKPOINT;
     let sample = |states: u32, pruned: u64, depth: u32, found: usize| Sample {
         elapsed: start.elapsed(),
         states: states as u64,
@@ -310,6 +349,27 @@ pub fn explore_pruned<S: System>(
             }
             if let Some(o) = &opts.observer {
                 o(&sample(store.len(), pruned, depth, wanted_found));
+            }
+            if let Some(c) = checkpoint
+                .as_deref_mut()
+                .filter(|_| store.len() >= next_checkpoint)
+            {
+                next_checkpoint = store.len().saturating_mul(CHECKPOINT_GROWTH);
+                // The edges move into the graph and back: no copy.
+                let graph = StateGraph {
+                    inputs: sys.inputs().to_vec(),
+                    outputs: sys.outputs().to_vec(),
+                    edges: std::mem::take(&mut edges),
+                    n_states: store.len(),
+                    n_expanded: expanded,
+                    error_labels: labels.to_vec(),
+                };
+                let settled = c(&graph);
+                edges = graph.edges;
+                if settled {
+                    stopped = Some(StopReason::AllErrorsFound);
+                    break;
+                }
             }
         }
         // The tables grow here, or the run stops at the memory limit.
@@ -467,6 +527,61 @@ mod tests {
         for &(l, _, _) in &ex.errors {
             assert_eq!(again.witness(l), ex.witness(l));
         }
+    }
+
+    /// A binary tree of `n` states on inputs a and b, its leaves looping.
+    fn tree(n: u32) -> StateGraph {
+        let packed = Outcome::Output(0).pack();
+        let edges = (0..n)
+            .flat_map(|s| (1..=2).map(move |d| (2 * s + d, s)))
+            .map(|(t, s)| Edge {
+                target: if t < n { t } else { s },
+                packed,
+            })
+            .collect();
+        StateGraph {
+            inputs: vec!["a".into(), "b".into()],
+            outputs: vec!["x".into()],
+            edges,
+            n_states: n,
+            n_expanded: n,
+            error_labels: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn checkpoints_see_growing_prefixes_and_can_stop_the_search() {
+        let sys = tree(1 << 20);
+        let b = Budget::unlimited();
+        let opts = Options {
+            keep_graph: true,
+            ..Options::default()
+        };
+        let whole = explore(&sys, &b, &opts).graph.edges;
+        // Never settled: the whole graph, every checkpoint a prefix of it.
+        let mut seen = Vec::new();
+        let mut never = |g: &StateGraph| {
+            assert_eq!(g.edges.len(), g.n_expanded as usize * 2);
+            assert!(g.edges.iter().all(|e| e.target < g.n_states));
+            seen.push(g.n_states);
+            false
+        };
+        let ex = explore_checkpointed(&sys, &b, &Options::default(), &mut never);
+        assert!(ex.is_complete());
+        assert_eq!(ex.graph.edges, whole);
+        assert!(seen.len() >= 2 && seen[0] >= FIRST_CHECKPOINT, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[1] >= w[0] * CHECKPOINT_GROWTH));
+        // Settled at the second checkpoint: the search stops there, with
+        // the graph it showed.
+        let mut calls = 0;
+        let mut second = |_: &StateGraph| {
+            calls += 1;
+            calls == 2
+        };
+        let ex = explore_checkpointed(&sys, &b, &Options::default(), &mut second);
+        assert_eq!(ex.stopped, Some(StopReason::AllErrorsFound));
+        assert_eq!(ex.graph.n_states, seen[1]);
+        assert_eq!(ex.graph.edges, whole[..ex.graph.edges.len()]);
     }
 
     #[test]

@@ -25,8 +25,8 @@ pub mod store;
 pub mod tree;
 
 pub use bfs::{
-    explore, explore_pruned, ErrorFound, Estimate, Exploration, FaultAt, Guide, Links, Observer,
-    Options, Sample,
+    explore, explore_checkpointed, explore_pruned, Checkpoint, ErrorFound, Estimate, Exploration,
+    FaultAt, Guide, Links, Observer, Options, Sample,
 };
 pub use guided::{guided_search, GuidedSearch};
 pub use levels::explore_levels;

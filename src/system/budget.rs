@@ -21,7 +21,8 @@ pub enum StopReason {
     /// Resident memory reached the limit.
     MemoryLimit,
     /// Every error label was settled (found, or proved unreachable by
-    /// another engine); nothing more to learn for reachability.
+    /// another engine), or every property a checkpoint looks for: nothing
+    /// more to learn from going on.
     AllErrorsFound,
     /// The run was cancelled (an interrupt, or another engine finished
     /// what this stage was for).
