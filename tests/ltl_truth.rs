@@ -308,3 +308,77 @@ fn timeout_gives_unknown_not_wrong() {
         }
     }
 }
+
+/// The properties `keep` of a RERS property file (`#k: ...` then the
+/// formula), written to a file of their own, in order.
+fn property_subset(file: &std::path::Path, keep: &[u32], out: &std::path::Path) {
+    let text = std::fs::read_to_string(file).expect("property file");
+    let mut kept = String::new();
+    let mut taking = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix('#') {
+            let k: u32 = rest
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .parse()
+                .expect("#k:");
+            taking = keep.contains(&k);
+        }
+        if taking {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    std::fs::write(out, kept).expect("writes");
+}
+
+/// 2014 Problem1403 without the abstraction has hundreds of millions of
+/// states. Its false properties all have counterexamples in the first few
+/// hundred thousand: the exploration stops once each open property is
+/// refuted on the graph explored so far, and goes on (here to its cap)
+/// while one is still open.
+#[test]
+fn the_exploration_stops_once_every_open_property_is_refuted() {
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    let (program, props) = ("2014/Problem1403.c", "2014/constraints-RERS14-5.txt");
+    let truth: BTreeMap<u32, bool> = (common::truth(&dir).into_iter())
+        .filter(|t| t.track == "ltl" && t.program == program)
+        .map(|t| (t.property, t.verdict))
+        .collect();
+    let false_ones: Vec<u32> = truth.iter().filter(|t| !t.1).map(|t| *t.0).collect();
+    assert!(false_ones.len() > 10 && false_ones.len() < truth.len());
+    let subset = std::env::temp_dir().join(format!("rigor-false-{}.txt", std::process::id()));
+    property_subset(&dir.join(props), &false_ones, &subset);
+    let p = dir.join(program).to_string_lossy().to_string();
+    let capped = LimitArgs {
+        max_states: Some(1_000_000),
+        ..quiet()
+    };
+    let r = solve(&p, &subset.to_string_lossy(), &capped, None, true, false).expect("solves");
+    let _ = std::fs::remove_file(&subset);
+    assert_eq!(r.verdicts.len(), false_ones.len());
+    assert!(
+        r.verdicts.iter().all(|v| v.verdict == Some(false)),
+        "{:?}",
+        r.verdicts
+    );
+    assert!(r.stopped.is_none() && !r.complete, "{:?}", r.stopped);
+    assert!(r.states < 1_000_000, "{} states", r.states);
+    // With the true ones too, nothing stops it before the cap.
+    let f = dir.join(props).to_string_lossy().to_string();
+    let r = solve(&p, &f, &capped, None, true, false).expect("solves");
+    assert_eq!(r.stopped, Some(rigor::system::StopReason::MaxStates));
+    for v in &r.verdicts {
+        let want = truth[&(v.property as u32)];
+        assert_eq!(
+            v.verdict,
+            (!want).then_some(false),
+            "property {}",
+            v.property
+        );
+    }
+}

@@ -5,7 +5,8 @@
 //! once it replays). Everything else is explored once, reduced to its trace
 //! quotient and checked property by property ([`crate::ltl::check`]).
 
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -13,13 +14,13 @@ use super::certify::PendingCheck;
 use super::InputError;
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
-use crate::explore::{explore, Observer, Options, ProgressPoint, Recorder};
+use crate::explore::{explore_checkpointed, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
-use crate::ltl::check::{check_all, check_formula_abstract, LtlVerdict, Subject};
+use crate::ltl::check::{check_all, check_formula, check_formula_abstract, LtlVerdict, Subject};
 use crate::ltl::quotient::trace_quotient;
 use crate::ltl::syntax::{read_properties, PropertyFile};
 use crate::system::par_map;
-use crate::system::{Budget, StopReason, System};
+use crate::system::{Budget, StateGraph, StopReason, System};
 
 /// Everything `rigor ltl` reports.
 #[derive(Clone, Debug, Serialize)]
@@ -371,7 +372,29 @@ fn explore_and_check<S: System + Sync>(
             .map(|b| (b as f64 * EXPLORE_SHARE) as u64),
         ..budget.share(EXPLORE_SHARE)
     };
-    let mut ex = explore(sys, &explore_budget, &explore_opts);
+    let abs_said: Vec<bool> = (0..props.properties.len())
+        .map(|k| {
+            (abs_verdicts.as_ref())
+                .and_then(|a| a.get(k))
+                .is_some_and(|a| a.as_ref().is_some_and(|a| a.verdict.is_some()))
+        })
+        .collect();
+    // A verdict is final here unless the abstraction has one of its own
+    // for that property (they are merged below); each is told once.
+    let told = Mutex::new(vec![false; props.properties.len()]);
+    let tell = |v: &LtlVerdict| {
+        let first = !std::mem::replace(&mut lock(&told)[v.property], true);
+        if let (Some(sink), Some(_), false, true) =
+            (&opts.on_verdict, v.verdict, abs_said[v.property], first)
+        {
+            sink(v);
+        }
+    };
+    let open: Vec<usize> = (0..props.properties.len())
+        .filter(|&k| props.properties[k].formula.is_ok() && !abs_said[k])
+        .collect();
+    let mut checkpoint = refuting(sys, props, invalid_continues, budget, threads, &open, &tell);
+    let mut ex = explore_checkpointed(sys, &explore_budget, &explore_opts, &mut checkpoint);
     let complete = ex.is_complete();
     let q_start = Instant::now();
     // The store and parent links are not needed any more: free them before
@@ -401,16 +424,6 @@ fn explore_and_check<S: System + Sync>(
         complete,
         budget: budget.after_cancel(crate::system::INTERRUPT_GRACE),
     };
-    // A verdict is final here unless the abstraction has one of its own
-    // for that property (they are merged below).
-    let tell = |v: &LtlVerdict| {
-        let abs_says = (abs_verdicts.as_ref())
-            .and_then(|a| a.get(v.property))
-            .is_some_and(|a| a.as_ref().is_some_and(|a| a.verdict.is_some()));
-        if let (Some(sink), Some(_), false) = (&opts.on_verdict, v.verdict, abs_says) {
-            sink(v);
-        }
-    };
     let verdicts = check_all(&subject, props, &r.properties, threads, &tell);
     r.verdicts = match abs_verdicts {
         Some(abs) => merge(abs, verdicts),
@@ -420,7 +433,8 @@ fn explore_and_check<S: System + Sync>(
     r.states = ex.graph.n_states as u64;
     r.quotient_states = subject.graphs[0].n_states as u64;
     r.complete = complete;
-    r.stopped = ex.stopped;
+    // Stopping because every open property is refuted is no early stop.
+    r.stopped = ex.stopped.filter(|&s| s != StopReason::AllErrorsFound);
     r.faults = (ex.faults.iter().take(5))
         .map(|f| {
             format!(
@@ -435,6 +449,56 @@ fn explore_and_check<S: System + Sync>(
     r.check_seconds = start.elapsed().as_secs_f64();
     r.peak_memory = crate::system::peak_resident_bytes();
     r
+}
+
+/// The checkpoint of an LTL exploration: the `open` properties are
+/// checked on the graph explored so far, and once each has a
+/// counterexample (told at once) the exploration can stop. The checks take
+/// at most a tenth of the time since the exploration started (each
+/// checkpoint gets what is left of it, and a search cut short is tried
+/// again on the next, larger part): a property that holds is searched to
+/// its end on every part it is checked on.
+fn refuting<'a, S: System + Sync>(
+    sys: &'a S,
+    props: &'a PropertyFile,
+    invalid_continues: bool,
+    budget: &'a Budget,
+    threads: usize,
+    open: &'a [usize],
+    tell: &'a (dyn Fn(&LtlVerdict) + Sync),
+) -> impl FnMut(&StateGraph) -> bool + 'a {
+    let start = Instant::now();
+    let mut checking = Duration::ZERO;
+    let mut refuted = vec![false; props.properties.len()];
+    move |g: &StateGraph| {
+        let Some(allowance) = (start.elapsed() / 10).checked_sub(checking) else {
+            return false;
+        };
+        let t = Instant::now();
+        let todo: Vec<usize> = open.iter().copied().filter(|&k| !refuted[k]).collect();
+        let subject = Subject {
+            system: sys,
+            invalid_continues,
+            graphs: vec![g],
+            complete: false,
+            budget: budget.clone().until(t + allowance),
+        };
+        let found = par_map(todo.len(), threads, |j| {
+            let (k, p) = (todo[j], &props.properties[todo[j]]);
+            let v = check_formula(&subject, k, &p.text, p.formula.as_ref().ok()?);
+            (v.verdict == Some(false)).then(|| tell(&v))?;
+            Some(k)
+        });
+        for k in found.into_iter().flatten() {
+            refuted[k] = true;
+        }
+        checking += t.elapsed();
+        open.iter().all(|&k| refuted[k])
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The abstraction's verdicts where it has one, the exploration's
