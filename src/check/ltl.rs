@@ -383,7 +383,9 @@ fn explore_and_check<S: System + Sync>(
     // for that property (they are merged below); each is told once.
     let told = Mutex::new(vec![false; props.properties.len()]);
     let tell = |v: &LtlVerdict| {
-        let first = !std::mem::replace(&mut lock(&told)[v.property], true);
+        let mut told = told.lock().unwrap_or_else(|e| e.into_inner());
+        let first = !std::mem::replace(&mut told[v.property], true);
+        drop(told);
         if let (Some(sink), Some(_), false, true) =
             (&opts.on_verdict, v.verdict, abs_said[v.property], first)
         {
@@ -495,10 +497,6 @@ fn refuting<'a, S: System + Sync>(
         checking += t.elapsed();
         open.iter().all(|&k| refuted[k])
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The abstraction's verdicts where it has one, the exploration's

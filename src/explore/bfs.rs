@@ -356,14 +356,7 @@ fn explore_inner<S: System>(
             {
                 next_checkpoint = store.len().saturating_mul(CHECKPOINT_GROWTH);
                 // The edges move into the graph and back: no copy.
-                let graph = StateGraph {
-                    inputs: sys.inputs().to_vec(),
-                    outputs: sys.outputs().to_vec(),
-                    edges: std::mem::take(&mut edges),
-                    n_states: store.len(),
-                    n_expanded: expanded,
-                    error_labels: labels.to_vec(),
-                };
+                let graph = graph_of(sys, std::mem::take(&mut edges), store.len(), expanded);
                 let settled = c(&graph);
                 edges = graph.edges;
                 if settled {
@@ -450,16 +443,8 @@ fn explore_inner<S: System>(
         o(&sample(store.len(), pruned, depth, wanted_found));
     }
     errors.sort_unstable();
-    let graph = StateGraph {
-        inputs: sys.inputs().to_vec(),
-        outputs: sys.outputs().to_vec(),
-        edges,
-        n_states: store.len(),
-        n_expanded: expanded,
-        error_labels: labels.to_vec(),
-    };
     Exploration {
-        graph,
+        graph: graph_of(sys, edges, store.len(), expanded),
         links: Links::Parents {
             parent,
             input: parent_input,
@@ -473,6 +458,19 @@ fn explore_inner<S: System>(
         state_bytes: store.row_bytes(),
         store,
         pruned,
+    }
+}
+
+/// The graph of an exploration of `sys`: its edges, the states found and
+/// the states expanded.
+fn graph_of<S: System>(sys: &S, edges: Vec<Edge>, n_states: u32, n_expanded: u32) -> StateGraph {
+    StateGraph {
+        inputs: sys.inputs().to_vec(),
+        outputs: sys.outputs().to_vec(),
+        edges,
+        n_states,
+        n_expanded,
+        error_labels: sys.error_labels().to_vec(),
     }
 }
 
