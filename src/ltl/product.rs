@@ -26,6 +26,44 @@ pub fn unpack(x: u64) -> (u32, u32) {
     ((x >> 32) as u32, x as u32)
 }
 
+/// The product's moves along one program step from automaton state `q`
+/// to program state `target`: the automaton reads input `i`, then the
+/// output (letter `inputs + k`) if the step has one; a step that ends the
+/// run (an error, a failed assumption) has none. The caller decides which
+/// invalid inputs continue the trace.
+fn automaton_moves(
+    tgba: &Tgba,
+    q: u32,
+    i: usize,
+    inputs: usize,
+    outcome: Outcome,
+    target: u32,
+    out: &mut Vec<Succ>,
+) {
+    let output = match outcome {
+        Outcome::Silent | Outcome::Invalid => None,
+        Outcome::Output(k) => Some(inputs + k as usize),
+        Outcome::Error(_) | Outcome::Blocked => return,
+    };
+    for &(q1, a1) in tgba.succ(q, i) {
+        let Some(o) = output else {
+            out.push(Succ {
+                target: pack(target, q1),
+                acc: a1,
+                label: i as u32,
+            });
+            continue;
+        };
+        for &(q2, a2) in tgba.succ(q1, o) {
+            out.push(Succ {
+                target: pack(target, q2),
+                acc: a1 | a2,
+                label: i as u32,
+            });
+        }
+    }
+}
+
 /// The product of an explored [`StateGraph`] with a [`Tgba`] whose letters
 /// are the program's inputs then outputs. Edge labels are input numbers.
 pub struct GraphProduct<'a> {
@@ -73,27 +111,7 @@ impl Product for GraphProduct<'_> {
             }
             match e.outcome() {
                 Outcome::Invalid if !self.invalid_continues || e.target == s => {}
-                Outcome::Silent | Outcome::Invalid => {
-                    for &(q1, a1) in self.tgba.succ(q, i) {
-                        out.push(Succ {
-                            target: pack(e.target, q1),
-                            acc: a1,
-                            label: i as u32,
-                        });
-                    }
-                }
-                Outcome::Output(k) => {
-                    for &(q1, a1) in self.tgba.succ(q, i) {
-                        for &(q2, a2) in self.tgba.succ(q1, ni + k as usize) {
-                            out.push(Succ {
-                                target: pack(e.target, q2),
-                                acc: a1 | a2,
-                                label: i as u32,
-                            });
-                        }
-                    }
-                }
-                Outcome::Error(_) | Outcome::Blocked => {}
+                outcome => automaton_moves(self.tgba, q, i, ni, outcome, e.target, out),
             }
         }
     }
@@ -215,27 +233,7 @@ impl Product for AbstractProduct<'_> {
                 // An invalid input that left the state as it was ends the
                 // run (its edge has no target).
                 Outcome::Invalid if !self.invalid_continues || e.target == NO_STATE => {}
-                Outcome::Silent | Outcome::Invalid => {
-                    for &(q1, a1) in self.tgba.succ(q, i) {
-                        out.push(Succ {
-                            target: pack(e.target, q1),
-                            acc: a1,
-                            label: i as u32,
-                        });
-                    }
-                }
-                Outcome::Output(k) => {
-                    for &(q1, a1) in self.tgba.succ(q, i) {
-                        for &(q2, a2) in self.tgba.succ(q1, ni + k as usize) {
-                            out.push(Succ {
-                                target: pack(e.target, q2),
-                                acc: a1 | a2,
-                                label: i as u32,
-                            });
-                        }
-                    }
-                }
-                Outcome::Error(_) | Outcome::Blocked => {}
+                outcome => automaton_moves(self.tgba, q, i, ni, outcome, e.target, out),
             }
         }
     }
