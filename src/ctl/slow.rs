@@ -27,34 +27,52 @@ fn eval(lts: &Lts, adj: &Adjacency, f: &Formula, bound: usize) -> Vec<bool> {
     use Formula::*;
     let n = lts.n_states as usize;
     let rec = |g: &Formula| eval(lts, adj, g, bound);
+    if let Some(v) = one_step(lts, adj, f, &rec) {
+        return v;
+    }
+    match f {
+        AU(x, y) => paths(adj, n, bound, &rec(x), &rec(y), true, false),
+        EU(x, y) => paths(adj, n, bound, &rec(x), &rec(y), false, false),
+        AW(x, y) => paths(adj, n, bound, &rec(x), &rec(y), true, true),
+        EW(x, y) => paths(adj, n, bound, &rec(x), &rec(y), false, true),
+        AF(x) => paths(adj, n, bound, &vec![true; n], &rec(x), true, false),
+        EF(x) => paths(adj, n, bound, &vec![true; n], &rec(x), false, false),
+        AG(x) => paths(adj, n, bound, &rec(x), &vec![false; n], true, true),
+        EG(x) => paths(adj, n, bound, &rec(x), &vec![false; n], false, true),
+        _ => unreachable!("one_step evaluates every other operator"),
+    }
+}
+
+/// The operators both oracles evaluate alike, from the sets of their
+/// operands (`rec`): constants, connectives and the one-step modalities
+/// `[a]`, `<a>`; `None` for the path operators.
+fn one_step(
+    lts: &Lts,
+    adj: &Adjacency,
+    f: &Formula,
+    rec: &dyn Fn(&Formula) -> Vec<bool>,
+) -> Option<Vec<bool>> {
+    use Formula::*;
+    let n = lts.n_states as usize;
+    let both = |x: &Formula, y: &Formula, op: fn(bool, bool) -> bool| {
+        rec(x)
+            .into_iter()
+            .zip(rec(y))
+            .map(|(a, b)| op(a, b))
+            .collect()
+    };
     let label_ok = |a: &Option<String>, l: u32| {
         a.as_ref()
             .is_none_or(|name| &lts.labels[l as usize] == name)
     };
-    match f {
+    Some(match f {
         True => vec![true; n],
         False => vec![false; n],
         Not(x) => rec(x).into_iter().map(|v| !v).collect(),
-        And(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a && b)
-            .collect(),
-        Or(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a || b)
-            .collect(),
-        Implies(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| !a || b)
-            .collect(),
-        Iff(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a == b)
-            .collect(),
+        And(x, y) => both(x, y, |a, b| a && b),
+        Or(x, y) => both(x, y, |a, b| a || b),
+        Implies(x, y) => both(x, y, |a, b| !a || b),
+        Iff(x, y) => both(x, y, |a, b| a == b),
         Box(a, x) => {
             let v = rec(x);
             (0..n as u32)
@@ -75,15 +93,8 @@ fn eval(lts: &Lts, adj: &Adjacency, f: &Formula, bound: usize) -> Vec<bool> {
                 })
                 .collect()
         }
-        AU(x, y) => paths(adj, n, bound, &rec(x), &rec(y), true, false),
-        EU(x, y) => paths(adj, n, bound, &rec(x), &rec(y), false, false),
-        AW(x, y) => paths(adj, n, bound, &rec(x), &rec(y), true, true),
-        EW(x, y) => paths(adj, n, bound, &rec(x), &rec(y), false, true),
-        AF(x) => paths(adj, n, bound, &vec![true; n], &rec(x), true, false),
-        EF(x) => paths(adj, n, bound, &vec![true; n], &rec(x), false, false),
-        AG(x) => paths(adj, n, bound, &rec(x), &vec![false; n], true, true),
-        EG(x) => paths(adj, n, bound, &rec(x), &vec![false; n], false, true),
-    }
+        _ => return None,
+    })
 }
 
 /// For every state: whether all (`universal`) or some maximal paths satisfy
@@ -168,10 +179,6 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
     use Formula::*;
     let n = lts.n_states as usize;
     let rec = |g: &Formula| kleene(lts, adj, g);
-    let label_ok = |a: &Option<String>, l: u32| {
-        a.as_ref()
-            .is_none_or(|name| &lts.labels[l as usize] == name)
-    };
     // <>X, []X and "no successor" on a set
     let some = |x: &[bool], s: u32| adj.succ(s).iter().any(|&(_, t)| x[t as usize]);
     let every = |x: &[bool], s: u32| adj.succ(s).iter().all(|&(_, t)| x[t as usize]);
@@ -186,50 +193,10 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
             x = next;
         }
     };
+    if let Some(v) = one_step(lts, adj, f, &rec) {
+        return v;
+    }
     match f {
-        True => vec![true; n],
-        False => vec![false; n],
-        Not(x) => rec(x).into_iter().map(|v| !v).collect(),
-        And(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a && b)
-            .collect(),
-        Or(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a || b)
-            .collect(),
-        Implies(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| !a || b)
-            .collect(),
-        Iff(x, y) => rec(x)
-            .into_iter()
-            .zip(rec(y))
-            .map(|(a, b)| a == b)
-            .collect(),
-        Box(a, x) => {
-            let v = rec(x);
-            (0..n as u32)
-                .map(|s| {
-                    adj.succ(s)
-                        .iter()
-                        .all(|&(l, t)| !label_ok(a, l) || v[t as usize])
-                })
-                .collect()
-        }
-        Diamond(a, x) => {
-            let v = rec(x);
-            (0..n as u32)
-                .map(|s| {
-                    adj.succ(s)
-                        .iter()
-                        .any(|&(l, t)| label_ok(a, l) && v[t as usize])
-                })
-                .collect()
-        }
         // μX. g ∨ (f ∧ <>X)
         EU(x, y) => {
             let (fv, gv) = (rec(x), rec(y));
@@ -274,6 +241,7 @@ fn kleene(lts: &Lts, adj: &Adjacency, f: &Formula) -> Vec<bool> {
             let fv = rec(x);
             fix(true, &|z, s| fv[s as usize] && every(z, s))
         }
+        _ => unreachable!("one_step evaluates every other operator"),
     }
 }
 
