@@ -488,7 +488,10 @@ fn refuting<'a, S: System + Sync>(
         let found = par_map(todo.len(), threads, |j| {
             let (k, p) = (todo[j], &props.properties[todo[j]]);
             let v = check_formula(&subject, k, &p.text, p.formula.as_ref().ok()?);
-            (v.verdict == Some(false)).then(|| tell(&v))?;
+            if v.verdict != Some(false) {
+                return None;
+            }
+            tell(&v);
             Some(k)
         });
         for k in found.into_iter().flatten() {
