@@ -15,6 +15,7 @@ pub mod answers;
 pub mod certificate;
 pub mod check;
 pub mod cli;
+pub mod crosscheck;
 pub mod ctl;
 pub mod engine;
 pub mod error;

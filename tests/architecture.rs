@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("abbadingo", 2),
     ("answers", 2),
     ("certificate", 2),
+    ("crosscheck", 3),
     ("explore", 3),
     ("absint", 4),
     ("horn", 4),
@@ -317,4 +318,120 @@ fn the_checker_shares_no_module_with_the_engines() {
         }
     }
     assert!(bad.is_empty(), "the checker depends on: {bad:#?}");
+}
+
+/// Every path a file's code names under `crate::` or `super::`, grouped
+/// imports (`use crate::{a::b, c}`) expanded, each resolved to a path from
+/// the crate's root.
+fn named_paths(s: &Source) -> BTreeSet<Vec<String>> {
+    // Resolves `crate::x::y` or `super::x` to a path from the root.
+    let resolve = |head: &str, rest: &str| -> Vec<String> {
+        let mut path: Vec<String> = match head {
+            "crate" => Vec::new(),
+            _ => {
+                let mut p = s.module.clone();
+                p.pop();
+                p
+            }
+        };
+        for seg in rest.split("::").map(str::trim).filter(|x| !x.is_empty()) {
+            match seg {
+                "super" => {
+                    path.pop();
+                }
+                "self" | "*" => {}
+                _ => path.push(seg.to_string()),
+            }
+        }
+        path
+    };
+    // Expands a use tree (`a::{b, c::{d}}`) into its paths.
+    fn expand(tree: &str, prefix: &str, out: &mut Vec<String>) {
+        let tree = tree.trim();
+        match tree.find('{') {
+            None => out.push(format!("{prefix}{tree}")),
+            Some(open) => {
+                let head = &tree[..open];
+                let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+                // Split at top-level commas.
+                let (mut depth, mut last) = (0, 0);
+                let mut parts = Vec::new();
+                for (k, c) in inner.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            parts.push(&inner[last..k]);
+                            last = k + 1;
+                        }
+                        _ => {}
+                    }
+                }
+                parts.push(&inner[last..]);
+                for p in parts.into_iter().filter(|p| !p.trim().is_empty()) {
+                    expand(p, &format!("{prefix}{head}"), out);
+                }
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    let uses = regex::Regex::new(r"(?s)\buse\s+((?:crate|super)\b[^;]*);").expect("regex");
+    for c in uses.captures_iter(&s.code) {
+        let mut paths = Vec::new();
+        expand(&c[1].split_whitespace().collect::<String>(), "", &mut paths);
+        for p in paths {
+            let p = p.split(" as ").next().unwrap_or("").to_string();
+            let (head, rest) = p.split_once("::").unwrap_or((p.as_str(), ""));
+            out.insert(resolve(head, rest));
+        }
+    }
+    let inline = regex::Regex::new(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)+)").expect("regex");
+    for c in inline.captures_iter(&s.code) {
+        out.insert(resolve(&c[1], &c[2]));
+    }
+    out
+}
+
+/// The second reading of the program behind every certificate
+/// (`crosscheck`) shares nothing with the front ends, the IR, the engine,
+/// the provers or the first checker's encoding: it may name only itself,
+/// the certificate's data (`certificate::format`) and source files.
+#[test]
+fn the_second_reading_shares_nothing_with_the_provers() {
+    let allowed: [&[&str]; 3] = [&["crosscheck"], &["certificate", "format"], &["source"]];
+    let mut bad = Vec::new();
+    for s in sources().iter().filter(|s| s.module[0] == "crosscheck") {
+        for p in named_paths(s) {
+            if !allowed
+                .iter()
+                .any(|a| p.starts_with(&a.iter().map(|x| x.to_string()).collect::<Vec<_>>()))
+            {
+                bad.push(format!("{} names {}", s.module.join("::"), p.join("::")));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "the second reading depends on: {bad:#?}");
+}
+
+/// The import reader sees grouped imports: a planted one is found.
+#[test]
+fn grouped_imports_are_seen() {
+    let s = Source {
+        file: PathBuf::from("src/crosscheck/x.rs"),
+        module: vec!["crosscheck".into(), "x".into()],
+        text: String::new(),
+        code:
+            "use crate::{certificate::format::Var, ir::{Program, Expr}};\nuse super::{y, z::w};\n"
+                .into(),
+    };
+    let paths: Vec<String> = named_paths(&s).into_iter().map(|p| p.join("::")).collect();
+    for want in [
+        "ir::Program",
+        "ir::Expr",
+        "certificate::format::Var",
+        "crosscheck::y",
+        "crosscheck::z::w",
+    ] {
+        assert!(paths.iter().any(|p| p == want), "{want} not in {paths:?}");
+    }
 }

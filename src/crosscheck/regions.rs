@@ -1,0 +1,621 @@
+//! The obligations of a certificate of regions, decided on the checker's
+//! own reading of the program: the initial state lies in the invariant,
+//! and from every region, on every input, the step ends at no claimed
+//! label, in no fault, and every state it goes on from lies in the
+//! invariant again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use z3::ast::{Bool, BV};
+use z3::{SatResult, Solver};
+
+use std::collections::HashSet;
+
+use z3::ast::{Ast, Dynamic};
+use z3::DeclKind;
+
+use super::exec::{Ending, Exec};
+use super::layout::{Layout, Slot};
+use super::syntax::Program;
+use super::value::{bv, Cond, Hull, Val};
+use super::{Accepted, CrossError};
+use crate::certificate::format::{Bound, Certificate, Var};
+
+/// A region's bounds and the congruences, by position of the state.
+#[derive(Clone, Debug)]
+struct Boxed {
+    /// Position, least and greatest value.
+    ranges: Vec<(usize, i32, i32)>,
+    /// Position and the array numbers it may hold (a pointer).
+    pointing: Vec<(usize, Vec<i32>)>,
+    /// The regions the certificate says the step leads to from here (a
+    /// hint, tried first).
+    next: Vec<usize>,
+}
+
+/// The certificate in the layout's positions.
+struct Invariant {
+    regions: Vec<Boxed>,
+    /// Position, modulus, rest.
+    congruences: Vec<(usize, i32, i32)>,
+}
+
+fn position(layout: &Layout, v: &Var) -> Result<usize, CrossError> {
+    let unknown = || CrossError::Rejected {
+        obligation: "the certificate's variables".into(),
+        detail: format!("the program has no variable `{v}`"),
+    };
+    match (layout.slots.get(&v.name), v.index) {
+        (Some(Slot::Scalar(at) | Slot::Pointer(at)), None) => Ok(*at),
+        (Some(Slot::Array(base, len)), Some(k)) if k < *len => Ok(base + k),
+        _ => Err(unknown()),
+    }
+}
+
+fn clamp(x: i64) -> i32 {
+    x.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+impl Invariant {
+    /// The certificate's invariant, up to the positions `free` (whose
+    /// values make no difference: every step writes them first).
+    fn of(layout: &Layout, c: &Certificate, free: &[usize]) -> Result<Invariant, CrossError> {
+        let mut regions = Vec::new();
+        for r in &c.regions {
+            let mut b = Boxed {
+                ranges: Vec::new(),
+                pointing: Vec::new(),
+                next: r
+                    .next
+                    .iter()
+                    .copied()
+                    .filter(|&q| q < c.regions.len())
+                    .collect(),
+            };
+            for bound in &r.bounds {
+                let at = position(layout, bound.var())?;
+                if free.contains(&at) {
+                    continue;
+                }
+                match bound {
+                    Bound::Range(_, lo, hi) => b.ranges.push((at, clamp(*lo), clamp(*hi))),
+                    Bound::PointsTo(_, arrays) => {
+                        let mut numbers = Vec::new();
+                        for a in arrays {
+                            match layout.array_number(a) {
+                                Some(k) => numbers.push(k as i32),
+                                None => {
+                                    return Err(CrossError::Rejected {
+                                        obligation: "the certificate's variables".into(),
+                                        detail: format!("the program has no array `{a}`"),
+                                    })
+                                }
+                            }
+                        }
+                        b.pointing.push((at, numbers));
+                    }
+                }
+            }
+            regions.push(b);
+        }
+        let congruences = (c.congruences.iter())
+            .map(|k| Ok((position(layout, &k.var)?, clamp(k.modulus), clamp(k.rest))))
+            .filter(|k| !k.as_ref().is_ok_and(|(at, ..)| free.contains(at)))
+            .collect::<Result<_, CrossError>>()?;
+        Ok(Invariant {
+            regions,
+            congruences,
+        })
+    }
+
+    /// Whether a known state lies in the invariant.
+    fn holds(&self, s: &[i32]) -> bool {
+        let congruent = (self.congruences.iter())
+            .all(|&(at, m, r)| (s[at] as i64).rem_euclid(m as i64) == r as i64);
+        congruent
+            && self.regions.iter().any(|b| {
+                b.ranges
+                    .iter()
+                    .all(|&(at, lo, hi)| (lo..=hi).contains(&s[at]))
+                    && b.pointing.iter().all(|(at, a)| a.contains(&s[*at]))
+            })
+    }
+
+    /// The condition that the state `vals`, after a step from `pre` (whose
+    /// congruences hold), lies in the invariant; in one of the regions
+    /// `among` only, where given.
+    fn contains(&self, vals: &[Val], pre: &[Val], among: Option<&[usize]>) -> Cond {
+        let mut congruent = Cond::Known(true);
+        for &(at, m, r) in &self.congruences {
+            let c = match &vals[at] {
+                v if v.same(&pre[at]) => Cond::Known(true),
+                Val::Known(k) => Cond::Known((*k as i64).rem_euclid(m as i64) == r as i64),
+                Val::Term(t, _) => Cond::Term(t.bvsmod(bv(m)).eq(bv(r))),
+            };
+            congruent = congruent.and(&c);
+        }
+        if congruent.is_false() {
+            return congruent;
+        }
+        let mut any = Cond::Known(false);
+        let all: Vec<usize>;
+        let among = match among {
+            Some(a) => a,
+            None => {
+                all = (0..self.regions.len()).collect();
+                &all
+            }
+        };
+        for b in among.iter().map(|&q| &self.regions[q]) {
+            let mut all = Cond::Known(true);
+            for &(at, lo, hi) in &b.ranges {
+                all = all.and(&within(&vals[at], lo, hi));
+                if all.is_false() {
+                    break;
+                }
+            }
+            for (at, arrays) in &b.pointing {
+                if all.is_false() {
+                    break;
+                }
+                all = all.and(&one_of(&vals[*at], arrays));
+            }
+            if matches!(all, Cond::Known(true)) {
+                return congruent;
+            }
+            any = any.or(&all);
+        }
+        congruent.and(&any)
+    }
+}
+
+/// `lo <= v <= hi`.
+fn within(v: &Val, lo: i32, hi: i32) -> Cond {
+    match v {
+        Val::Known(k) => Cond::Known((lo..=hi).contains(k)),
+        Val::Term(t, h) => {
+            let (a, b) = h.bounds();
+            if a >= lo && b <= hi {
+                Cond::Known(true)
+            } else if b < lo
+                || a > hi
+                || h.values()
+                    .is_some_and(|v| v.iter().all(|x| !(lo..=hi).contains(x)))
+            {
+                Cond::Known(false)
+            } else {
+                Cond::Term(Bool::and(&[t.bvsge(bv(lo)), t.bvsle(bv(hi))]))
+            }
+        }
+    }
+}
+
+/// `v` is one of `values`.
+fn one_of(v: &Val, values: &[i32]) -> Cond {
+    match v {
+        Val::Known(k) => Cond::Known(values.contains(k)),
+        Val::Term(t, h) => {
+            if h.values()
+                .is_some_and(|hv| hv.iter().all(|x| values.contains(x)))
+            {
+                return Cond::Known(true);
+            }
+            let eqs: Vec<Bool> = values
+                .iter()
+                .filter(|&&k| h.may_be(k))
+                .map(|&k| t.eq(bv(k)))
+                .collect();
+            if eqs.is_empty() {
+                Cond::Known(false)
+            } else {
+                Cond::Term(Bool::or(&eqs))
+            }
+        }
+    }
+}
+
+/// Checks the certificate `c` of regions on `program`.
+pub fn check(
+    program: &Program,
+    c: &Certificate,
+    deadline: Option<Instant>,
+) -> Result<Accepted, CrossError> {
+    let start = Instant::now();
+    let layout = Layout::of(program)?;
+    let free: Vec<usize> = (program.written_first().iter())
+        .filter_map(|n| match layout.slots.get(n) {
+            Some(Slot::Scalar(at) | Slot::Pointer(at)) => Some(*at),
+            _ => None,
+        })
+        .collect();
+    let inv = Invariant::of(&layout, c, &free)?;
+    if !inv.holds(&layout.initial) {
+        return Err(CrossError::Rejected {
+            obligation: "initiation".into(),
+            detail: "the initial state lies in no region".into(),
+        });
+    }
+    let inputs = program.input_classes();
+    let stop = AtomicBool::new(false);
+    let outcomes: Vec<Result<usize, CrossError>> = (0..inv.regions.len())
+        .into_par_iter()
+        .map(|r| {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(0);
+            }
+            let got = region(program, &layout, &inv, c, r, inputs.as_deref(), deadline);
+            if got.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            got
+        })
+        .collect();
+    let mut obligations = 1;
+    for o in outcomes {
+        obligations += o?;
+    }
+    Ok(Accepted {
+        obligations,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// How long one query may take before its box is cut in two.
+const QUERY_MILLIS: u32 = 1000;
+
+/// How often a box may be cut in two, one way after the other.
+const MAX_CUTS: u32 = 24;
+
+/// The obligations of region `r`: how many were decided.
+fn region(
+    program: &Program,
+    layout: &Layout,
+    inv: &Invariant,
+    c: &Certificate,
+    r: usize,
+    inputs: Option<&[i32]>,
+    deadline: Option<Instant>,
+) -> Result<usize, CrossError> {
+    let b = &inv.regions[r];
+    // The region's box: what it fixes is known, the rest are terms.
+    let all_arrays: Vec<i32> = (0..layout.arrays.len() as i32).collect();
+    let mut hulls: Vec<Hull> = (0..layout.names.len())
+        .map(|at| {
+            if layout.pointers.contains(&at) {
+                Hull::Set(all_arrays.clone())
+            } else {
+                Hull::ANY
+            }
+        })
+        .collect();
+    for &(at, lo, hi) in &b.ranges {
+        hulls[at] = intersect(&hulls[at], &Hull::range(lo, hi));
+    }
+    for (at, arrays) in &b.pointing {
+        let mut v = arrays.clone();
+        v.sort_unstable();
+        v.dedup();
+        hulls[*at] = intersect(&hulls[*at], &Hull::Set(v));
+    }
+    if hulls
+        .iter()
+        .any(|h| h.values().is_some_and(<[i32]>::is_empty))
+    {
+        // An empty region: nothing to check.
+        return Ok(0);
+    }
+    let input_vals: Vec<Option<i32>> = match inputs {
+        Some(v) => v.iter().map(|&k| Some(k)).collect(),
+        None => vec![None],
+    };
+    let boxes = Boxes {
+        program,
+        layout,
+        inv,
+        claimed: &c.unreachable,
+        region: r,
+        deadline,
+    };
+    let mut decided = 0;
+    for input in input_vals {
+        decided += boxes.check(&hulls, input, 0)?;
+    }
+    Ok(decided)
+}
+
+/// The obligations of one region, box by box.
+struct Boxes<'a> {
+    program: &'a Program,
+    layout: &'a Layout,
+    inv: &'a Invariant,
+    claimed: &'a [u32],
+    region: usize,
+    deadline: Option<Instant>,
+}
+
+impl Boxes<'_> {
+    /// The obligations from the states of `hulls` on `input` (any input
+    /// for `None`); a query z3 does not decide in [`QUERY_MILLIS`] cuts the
+    /// box in two along its widest variable, up to [`MAX_CUTS`] deep.
+    fn check(&self, hulls: &[Hull], input: Option<i32>, cuts: u32) -> Result<usize, CrossError> {
+        let layout = self.layout;
+        let solver = super::solver(self.deadline, Some(QUERY_MILLIS));
+        let mut pre = Vec::with_capacity(hulls.len());
+        for (h, name) in hulls.iter().zip(&layout.names) {
+            let v = match h.values() {
+                Some([k]) => Val::Known(*k),
+                _ => {
+                    let t = BV::new_const(format!("pre.{name}"), 32);
+                    solver.assert(hull_constraint(&t, h));
+                    Val::Term(t, h.clone())
+                }
+            };
+            pre.push(v);
+        }
+        for &(at, m, rest) in &self.inv.congruences {
+            match &pre[at] {
+                Val::Known(k) if (*k as i64).rem_euclid(m as i64) != rest as i64 => return Ok(0),
+                Val::Known(_) => {}
+                Val::Term(t, _) => solver.assert(t.bvsmod(bv(m)).eq(bv(rest))),
+            }
+        }
+        let input_val = match input {
+            Some(k) => Val::Known(k),
+            None => Val::Term(BV::new_const("input", 32), Hull::ANY),
+        };
+        let step = Exec::run(self.program, layout, pre.clone(), input_val)?;
+        let mut decided = 0;
+        for e in step.ends {
+            let (obligation, bad) = match &e.ending {
+                Ending::Error(n) if self.claimed.contains(n) => {
+                    (format!("safety (label {n})"), e.when.clone())
+                }
+                Ending::Error(_) => continue,
+                Ending::Fault(what) => (format!("safety ({what})"), e.when.clone()),
+                Ending::GoesOn(vals) => {
+                    // The regions the hint names first: a smaller query,
+                    // enough where the hint is right.
+                    let next = &self.inv.regions[self.region].next;
+                    if !next.is_empty() {
+                        let hinted = e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
+                        if self.holds(&solver, &hinted) {
+                            decided += 1;
+                            continue;
+                        }
+                    }
+                    (
+                        "consecution".to_string(),
+                        e.when.and(&self.inv.contains(vals, &pre, None).not()),
+                    )
+                }
+            };
+            decided += 1;
+            let t = match &bad {
+                Cond::Known(false) => continue,
+                Cond::Known(true) => {
+                    return Err(self.rejected(input, obligation, known_state(layout, &pre)))
+                }
+                Cond::Term(t) => t,
+            };
+            solver.push();
+            solver.assert(t);
+            let got = solver.check();
+            if got == SatResult::Sat {
+                let state = witness(&solver, layout, &pre);
+                return Err(self.rejected(input, obligation, state));
+            }
+            solver.pop(1);
+            if got == SatResult::Unknown {
+                let past = self.deadline.is_some_and(|d| Instant::now() >= d);
+                let parts = cut(hulls, &step.cuts, &named(t, layout));
+                return match parts {
+                    Some(parts) if !past && cuts < MAX_CUTS => {
+                        let mut decided = 0;
+                        for part in parts {
+                            decided += self.check(&part, input, cuts + 1)?;
+                        }
+                        Ok(decided)
+                    }
+                    _ => Err(CrossError::Undecided {
+                        why: format!(
+                            "z3 gave no answer on region {}, input {}",
+                            self.region,
+                            describe(input)
+                        ),
+                    }),
+                };
+            }
+        }
+        Ok(decided)
+    }
+
+    /// Whether `bad` is shown impossible (no state of the box meets it);
+    /// false also where z3 does not say.
+    fn holds(&self, solver: &Solver, bad: &Cond) -> bool {
+        match bad {
+            Cond::Known(b) => !b,
+            Cond::Term(t) => {
+                solver.push();
+                solver.assert(t);
+                let got = solver.check();
+                solver.pop(1);
+                got == SatResult::Unsat
+            }
+        }
+    }
+
+    fn rejected(&self, input: Option<i32>, obligation: String, state: String) -> CrossError {
+        CrossError::Rejected {
+            obligation,
+            detail: format!(
+                "from region {} on input {}, e.g. from the state {state}",
+                self.region,
+                describe(input)
+            ),
+        }
+    }
+}
+
+/// What cutting the box may decide in a query: the state variables it
+/// names, and the comparisons of one of them with a constant that choose
+/// between values (`c ? a : b`), nearest the query's root first.
+struct Named {
+    positions: Vec<usize>,
+    choices: Vec<(usize, i32)>,
+}
+
+/// The variables and choices of a query.
+fn named(t: &Bool, layout: &Layout) -> Named {
+    let position = |a: &Dynamic| -> Option<usize> {
+        let n = a.is_const().then(|| a.decl().name())?;
+        let n = n.strip_prefix("pre.")?;
+        layout.names.iter().position(|x| x == n)
+    };
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut positions = Vec::new();
+    let mut choices = Vec::new();
+    let mut todo = std::collections::VecDeque::from([Dynamic::from_ast(t)]);
+    while let Some(a) = todo.pop_front() {
+        if !seen.insert(a.clone()) {
+            continue;
+        }
+        if a.is_const() {
+            positions.extend(position(&a));
+            continue;
+        }
+        let kids = a.children();
+        if a.is_app() && a.decl().kind() == DeclKind::ITE {
+            if let Some(c) = kids.first() {
+                choices.extend(comparison(c, &position));
+            }
+        }
+        todo.extend(kids);
+    }
+    Named { positions, choices }
+}
+
+/// A comparison of a state variable with a constant (under `not`s).
+fn comparison(c: &Dynamic, position: &dyn Fn(&Dynamic) -> Option<usize>) -> Option<(usize, i32)> {
+    if !c.is_app() {
+        return None;
+    }
+    let kids = c.children();
+    match c.decl().kind() {
+        DeclKind::NOT => comparison(kids.first()?, position),
+        DeclKind::EQ | DeclKind::SLEQ | DeclKind::SGEQ | DeclKind::SLT | DeclKind::SGT => {
+            let [x, y] = &kids[..] else { return None };
+            let number = |d: &Dynamic| d.as_bv()?.as_i64().map(|v| v as u32 as i32);
+            match (position(x), number(y), position(y), number(x)) {
+                (Some(at), Some(k), ..) | (_, _, Some(at), Some(k)) => Some((at, k)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The box cut in parts that decide more: along the first choice of the
+/// query whose constant lies inside its variable's values (below, at and
+/// above it), else along the first such comparison of the step with a
+/// variable the query names, else the widest bounded variable the query
+/// names in halves. `None` when nothing is left to cut.
+fn cut(hulls: &[Hull], cuts: &[(usize, i32)], named: &Named) -> Option<Vec<Vec<Hull>>> {
+    let with = |at: usize, parts: &[(i32, i32)]| -> Vec<Vec<Hull>> {
+        (parts.iter())
+            .filter(|(lo, hi)| lo <= hi)
+            .map(|&(lo, hi)| {
+                let mut h = hulls.to_vec();
+                h[at] = intersect(&hulls[at], &Hull::Range(lo, hi));
+                h
+            })
+            .filter(|h| !h[at].values().is_some_and(<[i32]>::is_empty))
+            .collect()
+    };
+    let step_cuts = cuts.iter().filter(|(at, _)| named.positions.contains(at));
+    for &(at, k) in named.choices.iter().chain(step_cuts) {
+        let (lo, hi) = hulls[at].bounds();
+        if lo < hi && (lo..=hi).contains(&k) {
+            let parts = with(
+                at,
+                &[(lo, k.saturating_sub(1)), (k, k), (k.saturating_add(1), hi)],
+            );
+            if parts.len() > 1 {
+                return Some(parts);
+            }
+        }
+    }
+    let (at, (lo, hi)) = (named.positions.iter())
+        .map(|&at| (at, hulls[at].bounds()))
+        .filter(|&(at, (lo, hi))| lo < hi && hulls[at] != Hull::ANY)
+        .max_by_key(|&(_, (lo, hi))| hi as i64 - lo as i64)?;
+    let mid = ((lo as i64 + hi as i64).div_euclid(2)) as i32;
+    Some(with(at, &[(lo, mid), (mid.saturating_add(1), hi)]))
+}
+
+fn describe(input: Option<i32>) -> String {
+    input.map_or("any".into(), |k| k.to_string())
+}
+
+/// The values a region fixes, for a message.
+fn known_state(layout: &Layout, pre: &[Val]) -> String {
+    let parts: Vec<String> = (pre.iter().enumerate())
+        .filter_map(|(k, v)| match v {
+            Val::Known(x) => Some(format!("{}={x}", layout.names[k])),
+            Val::Term(..) => None,
+        })
+        .take(12)
+        .collect();
+    parts.join(" ")
+}
+
+/// A state of the model z3 found, for a message.
+fn witness(solver: &Solver, layout: &Layout, pre: &[Val]) -> String {
+    let Some(model) = solver.get_model() else {
+        return known_state(layout, pre);
+    };
+    let parts: Vec<String> = (pre.iter().enumerate())
+        .map(|(k, v)| {
+            let x = match v {
+                Val::Known(x) => Some(*x),
+                Val::Term(t, _) => (model.eval(t, true))
+                    .and_then(|e| e.as_i64())
+                    .map(|u| u as u32 as i32),
+            };
+            format!(
+                "{}={}",
+                layout.names[k],
+                x.map_or("?".into(), |x| x.to_string())
+            )
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn hull_constraint(t: &BV, h: &Hull) -> Bool {
+    let (lo, hi) = h.bounds();
+    match h {
+        Hull::Set(v) if v.len() as i64 != hi as i64 - lo as i64 + 1 => {
+            Bool::or(&v.iter().map(|&k| t.eq(bv(k))).collect::<Vec<_>>())
+        }
+        Hull::Set(_) => Bool::and(&[t.bvsge(bv(lo)), t.bvsle(bv(hi))]),
+        Hull::Range(lo, hi) => Bool::and(&[t.bvsge(bv(*lo)), t.bvsle(bv(*hi))]),
+    }
+}
+
+fn intersect(a: &Hull, b: &Hull) -> Hull {
+    match (a.values(), b.values()) {
+        (Some(x), _) => Hull::Set(x.iter().copied().filter(|k| b.may_be(*k)).collect()),
+        (None, Some(y)) => Hull::Set(y.iter().copied().filter(|k| a.may_be(*k)).collect()),
+        (None, None) => {
+            let ((p, q), (r, s)) = (a.bounds(), b.bounds());
+            let (lo, hi) = (p.max(r), q.min(s));
+            if lo > hi {
+                Hull::Set(Vec::new())
+            } else {
+                Hull::range(lo, hi)
+            }
+        }
+    }
+}
