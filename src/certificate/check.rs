@@ -90,6 +90,14 @@ pub enum CheckError {
     /// it is given after an interrupt.
     #[error("the run was interrupted before the check ended")]
     Interrupted,
+    /// The checker's second, independent reading of the program
+    /// (`crate::crosscheck`) finds an obligation that fails.
+    #[error("the second reading of the program rejects it: {0}")]
+    SecondReadingRejects(String),
+    /// The second reading could not read the program, or not decide an
+    /// obligation.
+    #[error("the second reading of the program did not decide: {0}")]
+    SecondReadingUndecided(String),
     /// The solver gave no answer (time limit, resources).
     #[error("{obligation} undecided: {reason}")]
     Undecided {
@@ -137,6 +145,28 @@ pub struct Checked {
     pub seconds: f64,
     /// The regions the initial state lies in.
     pub initial: Vec<usize>,
+    /// What the second, independent reading of the program said of the
+    /// certificate (`crate::check::certify::second_reading`).
+    pub second_reading: SecondReading,
+}
+
+/// The second, independent reading's verdict on a certificate the first
+/// checker accepted (a rejection is a [`CheckError`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum SecondReading {
+    /// It did not run (a program it does not read: Java).
+    #[default]
+    NotRun,
+    /// It accepted the certificate too, in this many seconds.
+    Accepted {
+        /// Seconds taken.
+        seconds: f64,
+    },
+    /// It could not decide (time, a construct it does not read).
+    Undecided {
+        /// Why.
+        why: String,
+    },
 }
 
 /// Checks `c` against the program `p`, giving up at `deadline`.
@@ -201,6 +231,7 @@ fn check_from(
         without_hint,
         seconds: 0.0,
         initial,
+        second_reading: SecondReading::NotRun,
     };
     checked.seconds = start.elapsed().as_secs_f64();
     Ok(checked)

@@ -168,6 +168,7 @@ pub fn check_invariant(
         without_hint: 0,
         seconds: start.elapsed().as_secs_f64(),
         initial: vec![0],
+        second_reading: super::check::SecondReading::NotRun,
     })
 }
 

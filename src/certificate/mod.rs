@@ -19,6 +19,8 @@ pub mod cycle;
 pub mod format;
 pub mod invariant;
 
-pub use check::{check, check_closed, CheckError, Checked, Counterexample, Obligation};
+pub use check::{
+    check, check_closed, CheckError, Checked, Counterexample, Obligation, SecondReading,
+};
 pub use format::{Bound, Certificate, Congruence, Edge, EdgeStep, FormatError, Region, Var};
 pub use invariant::{check_invariant, InvariantCertificate};

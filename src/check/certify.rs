@@ -8,6 +8,7 @@ use super::InputError;
 use crate::certificate::cycle::accepting_cycle;
 use crate::certificate::{
     check, Certificate, CheckError, Checked, EdgeStep, InvariantCertificate, Obligation,
+    SecondReading,
 };
 use crate::ir::Program;
 use crate::ltl::syntax::parse_formula;
@@ -90,7 +91,47 @@ pub fn solve(
     }
     let cert = Certificate::parse(&text, file)?;
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
-    Ok(check_all(&p, &cert, invalid_continues, deadline))
+    Ok(check_all(&p, &cert, invalid_continues, deadline)
+        .and_then(|checked| second_reading(program, &cert, checked, deadline, true)))
+}
+
+/// Whether certificates about the program at `path` get the second,
+/// independent reading ([`crate::crosscheck`]): C programs. Its Java
+/// reader is not written yet.
+pub fn has_second_reading(path: &str) -> bool {
+    path.ends_with(".c")
+}
+
+/// `checked`, with what the second, independent reading of the program
+/// at `path` ([`crate::crosscheck`]) says of the certificate's invariant
+/// (where it has a reading of the program: [`has_second_reading`]). A
+/// rejection is an error; so is an undecided reading where `strict`, else
+/// it is told in [`Checked::second_reading`].
+pub fn second_reading(
+    path: &str,
+    c: &Certificate,
+    mut checked: Checked,
+    deadline: Option<Instant>,
+    strict: bool,
+) -> Result<Checked, CheckError> {
+    if !has_second_reading(path) {
+        return Ok(checked);
+    }
+    match crate::crosscheck::check_regions(path, c, deadline) {
+        Ok(second) => {
+            checked.obligations += second.obligations;
+            checked.seconds += second.seconds;
+            checked.second_reading = SecondReading::Accepted {
+                seconds: second.seconds,
+            };
+        }
+        Err(e @ crate::crosscheck::CrossError::Rejected { .. }) => {
+            return Err(CheckError::SecondReadingRejects(e.to_string()))
+        }
+        Err(e) if strict => return Err(CheckError::SecondReadingUndecided(e.to_string())),
+        Err(e) => checked.second_reading = SecondReading::Undecided { why: e.to_string() },
+    }
+    Ok(checked)
 }
 
 /// Checks every claim of `c` on `p`: the obligations of the invariant and

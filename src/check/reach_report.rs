@@ -128,6 +128,10 @@ pub struct ReachReport {
     /// Seconds the independent check of the abstraction's certificate took.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub certificate_seconds: Option<f64>,
+    /// Seconds of that check the second, independent reading of the
+    /// program took (C programs; [`crate::crosscheck`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_reading_seconds: Option<f64>,
     /// The abstraction's certificate, when asked for
     /// ([`ReachOptions::keep_certificate`]).
     #[serde(skip)]

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::CliResult;
-use crate::certificate::CheckError;
+use crate::certificate::{CheckError, SecondReading};
 
 /// Arguments of `rigor check-certificate`.
 #[derive(clap::Args, Debug)]
@@ -36,14 +36,23 @@ pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     match verdict {
         Ok(c) => {
+            let second = match &c.second_reading {
+                SecondReading::Accepted { seconds } => {
+                    format!(" (the second, independent reading of the program: {seconds:.2} s)")
+                }
+                SecondReading::Undecided { why } => {
+                    format!(" (the second reading did not decide: {why})")
+                }
+                SecondReading::NotRun => " (no second reading: it reads C programs only)".into(),
+            };
             writeln!(
                 out,
-                "certificate accepted: {} obligations in {:.2} s",
+                "certificate accepted: {} obligations in {:.2} s{second}",
                 c.obligations, c.seconds
             )?;
             Ok(0)
         }
-        Err(e @ CheckError::Fails { .. }) => {
+        Err(e @ (CheckError::Fails { .. } | CheckError::SecondReadingRejects(_))) => {
             writeln!(out, "certificate rejected: {e}")?;
             Ok(1)
         }

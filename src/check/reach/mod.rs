@@ -239,12 +239,20 @@ fn apply_certification(
         if v.engine != Some(Evidence::Abstraction) {
             continue;
         }
+        // Fail closed: a label whose check did not accept it, or that no
+        // check looked at, is withdrawn (kept, uncertified, only where
+        // certification is off).
         match check {
             Some(Ok(_)) => v.certified = Some(true),
             Some(Err(e)) if certify => {
                 v.verdict = None;
                 v.engine = None;
                 failed = Some(e.to_string());
+            }
+            None if certify => {
+                v.verdict = None;
+                v.engine = None;
+                failed = Some("no check ran".into());
             }
             _ => v.certified = Some(false),
         }
@@ -262,6 +270,16 @@ fn apply_certification(
     }
     if let Some(Ok(c)) = check {
         r.certificate_seconds = Some(c.seconds);
+        match &c.second_reading {
+            crate::certificate::SecondReading::Accepted { seconds } => {
+                r.second_reading_seconds = Some(*seconds)
+            }
+            crate::certificate::SecondReading::Undecided { why } => r.notes.push(format!(
+                "the second, independent reading of the program did not decide the \
+                 abstraction's certificate ({why}); its labels rest on the first check"
+            )),
+            crate::certificate::SecondReading::NotRun => {}
+        }
     }
 }
 
@@ -375,9 +393,12 @@ pub fn solve_program(
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline.
     let checker = (cert.as_ref()).filter(|_| checking).map(|c| {
-        let (p, c) = (Arc::clone(&p), c.clone());
+        let (p, c, path) = (Arc::clone(&p), c.clone(), path.to_string());
         let deadline = super::certify::check_deadline(budget);
-        PendingCheck::start(move || crate::certificate::check(&p, &c, deadline))
+        PendingCheck::start(move || {
+            let checked = crate::certificate::check(&p, &c, deadline)?;
+            super::certify::second_reading(&path, &c, checked, deadline, false)
+        })
     });
     // The search steps back for the check while it runs
     // (`system::priority`).
@@ -711,6 +732,7 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         abstraction_note: None,
         notes,
         certificate_seconds: None,
+        second_reading_seconds: None,
         certificate: None,
         invariants: Vec::new(),
         progress: Vec::new(),
