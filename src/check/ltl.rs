@@ -178,31 +178,35 @@ fn apply_certification(
     check: Option<ClaimsChecked>,
     certify: bool,
 ) {
-    let (Some(cert), Some(check)) = (cert, check) else {
-        return;
-    };
     let proved = |v: &LtlVerdict| v.verdict == Some(true) && v.certified == Some(false);
-    let claims = match check {
-        Ok((c, claims)) => {
+    // Each claim of the certificate with its check's outcome.
+    let claims: Vec<(&String, Result<(), CheckError>)> = match (cert, check) {
+        (Some(cert), Some(Ok((c, claims)))) => {
             r.certificate_seconds = Some(c.seconds);
-            claims
+            cert.holds.iter().zip(claims).collect()
         }
-        Err(e) => {
+        (Some(cert), Some(Err(e))) => {
             r.certificate_note = Some(e.to_string());
-            vec![Err(e); cert.holds.len()]
+            cert.holds.iter().map(|f| (f, Err(e.clone()))).collect()
         }
+        _ => Vec::new(),
     };
     for v in r.verdicts.iter_mut().filter(|v| proved(v)) {
-        let outcome = (cert.holds.iter().zip(&claims)).find(|(f, _)| **f == v.formula);
-        match outcome {
-            Some((_, Ok(()))) => v.certified = Some(true),
-            Some((_, Err(e))) if certify => {
-                v.verdict = None;
-                v.note = Some(format!(
-                    "the abstraction's certificate was not accepted ({e})"
-                ));
+        let outcome = claims.iter().find(|(f, _)| **f == v.formula);
+        // Fail closed: a proof whose check did not accept it, or that no
+        // check looked at, is withdrawn (kept, uncertified, only where
+        // certification is off).
+        let why = match outcome {
+            Some((_, Ok(()))) => {
+                v.certified = Some(true);
+                continue;
             }
-            _ => {}
+            Some((_, Err(e))) => format!("the abstraction's certificate was not accepted ({e})"),
+            None => "no check of the abstraction's certificate decided it".to_string(),
+        };
+        if certify {
+            v.verdict = None;
+            v.note = Some(why);
         }
     }
 }
