@@ -11,9 +11,15 @@
 //! Outputs are the ints the step prints; "Invalid input" is a print that
 //! says so.
 //!
+//! For Java (`Native::build_java`), a driver class makes a fresh instance
+//! of the program per case, sets its fields by reflection, and calls
+//! `calculateOutput`; an `IllegalArgumentException` is an invalid input,
+//! `Errors.__VERIFIER_error(N)` (a class of the harness) error `N`.
+//!
 //! The harness never reads rigor's front end: what it sets and prints is
-//! given as C lvalues (`a17`, `a[3]`), pointers as the number of the
-//! array (of a list of arrays) they point to.
+//! given as lvalues (`a17`, `a[3]`), pointers as the number of the array
+//! (of a list of arrays) they point to, Java strings as their number in a
+//! list of strings.
 
 use std::io::Write;
 use std::path::Path;
@@ -25,6 +31,11 @@ use std::time::{Duration, Instant};
 pub enum Cell {
     /// An int lvalue: `x` or `a[3]`.
     Int(String),
+    /// A Java boolean field, 0 or 1.
+    Bool(String),
+    /// A Java string field, as its number in the list of strings (-1 for
+    /// one not in it, or null).
+    Str(String),
     /// A pointer global, set and printed as the number the arrays list
     /// gives the array it points to.
     Pointer(String),
@@ -41,11 +52,13 @@ pub enum Ended {
     Blocked,
     /// `main` returned.
     Returned,
+    /// Java: the step threw this exception (other than an invalid input).
+    Threw(String),
     /// The step went on: the ints it printed, whether it said the input
     /// was invalid, and the cells after it.
     Went {
-        /// Printed ints.
-        outputs: Vec<i32>,
+        /// What it printed (C: the ints; Java: the lines).
+        outputs: Vec<String>,
         /// Whether it printed "Invalid".
         invalid: bool,
         /// The values of the cells after the step.
@@ -56,7 +69,8 @@ pub enum Ended {
 /// A compiled harness.
 pub struct Native {
     dir: tempfile::TempDir,
-    exe: std::path::PathBuf,
+    /// The program to run and its arguments.
+    command: Vec<std::ffi::OsString>,
     n_cells: usize,
     n_inputs: usize,
     labels: Vec<(u32, u32)>,
@@ -161,11 +175,68 @@ impl Native {
                 .unwrap_or("gcc failed")
         );
         Native {
+            command: vec![exe.into_os_string()],
             dir,
-            exe,
             n_cells: cells.len(),
             n_inputs: inputs.len(),
             labels: find_labels(&src),
+        }
+    }
+
+    /// Compiles the Java program at `path` with a driver class that sets
+    /// and prints `cells` (strings as their number in `strings`) and runs
+    /// each of `inputs`; `arrays` are the arrays pointers may point to,
+    /// each with its number.
+    pub fn build_java(
+        path: &Path,
+        cells: &[Cell],
+        arrays: &[(i32, String)],
+        strings: &[String],
+        inputs: &[String],
+    ) -> Native {
+        let src = std::fs::read_to_string(path).expect("the program reads");
+        let class = (regex::Regex::new(r"public\s+class\s+(\w+)").expect("valid regex"))
+            .captures(&src)
+            .map(|c| c[1].to_string())
+            .expect("a public class");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("the harness writes")
+        };
+        write(&format!("{class}.java"), &src);
+        write("Errors.java", JAVA_ERRORS);
+        write(
+            "RigorStep.java",
+            &java_driver(&class, cells, arrays, strings, inputs),
+        );
+        let out = Command::new("javac")
+            .args(["-nowarn", "-encoding", "UTF-8", "-d"])
+            .arg(dir.path())
+            .arg("-sourcepath")
+            .arg(dir.path())
+            .arg(dir.path().join("RigorStep.java"))
+            .output()
+            .expect("javac runs");
+        assert!(
+            out.status.success(),
+            "{}: the native harness does not compile: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("javac failed")
+        );
+        let command = ["java", "-Xss512m", "-cp"]
+            .into_iter()
+            .map(std::ffi::OsString::from)
+            .chain([dir.path().as_os_str().to_owned(), "RigorStep".into()])
+            .collect();
+        Native {
+            command,
+            dir,
+            n_cells: cells.len(),
+            n_inputs: inputs.len(),
+            labels: Vec::new(),
         }
     }
 
@@ -188,7 +259,8 @@ impl Native {
         }
         drop(f);
         let results = self.dir.path().join("results");
-        let mut child = Command::new(&self.exe)
+        let mut child = Command::new(&self.command[0])
+            .args(&self.command[1..])
             .stdin(Stdio::from(std::fs::File::open(&cases).expect("cases")))
             .stdout(Stdio::from(
                 std::fs::File::create(&results).expect("results"),
@@ -235,29 +307,29 @@ impl Native {
     }
 
     fn parse(&self, line: &str, pre: &[i32]) -> Ended {
-        let w: Vec<i64> = (line.split_whitespace())
-            .map(|x| x.parse().expect("a number"))
-            .collect();
-        match w[0] {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let int = |k: usize| -> i64 { w[k].parse().expect("a number") };
+        match int(0) {
             1 => {
-                let n = w[2] as usize;
-                let outputs = w[3..3 + n.min(16)].iter().map(|&v| v as i32).collect();
+                let n = (int(2) as usize).min(16);
+                let outputs = w[3..3 + n].iter().map(|v| v.to_string()).collect();
                 let mut post = pre[..self.n_cells].to_vec();
-                for pair in w[3 + n.min(16)..].chunks(2) {
-                    post[pair[0] as usize] = pair[1] as i32;
+                for k in (3 + n..w.len()).step_by(2) {
+                    post[int(k) as usize] = int(k + 1) as i32;
                 }
                 Ended::Went {
                     outputs,
-                    invalid: w[1] != 0,
+                    invalid: int(1) != 0,
                     post,
                 }
             }
-            2 => Ended::Error(w[1] as u32),
-            4 => match self.label_at(w[1] as u32) {
+            2 => Ended::Error(int(1) as u32),
+            4 => match self.label_at(int(1) as u32) {
                 Some(l) => Ended::Error(l),
-                None => Ended::Assert(w[1] as u32),
+                None => Ended::Assert(int(1) as u32),
             },
             5 => Ended::Returned,
+            6 => Ended::Threw(w[1..].join(" ")),
             _ => Ended::Blocked,
         }
     }
@@ -285,7 +357,9 @@ fn driver(cells: &[Cell], arrays: &[(i32, String)], inputs: &[i32]) -> String {
     d.push_str("static void rigor_load(void) {\n");
     for (k, c) in cells.iter().enumerate() {
         match c {
-            Cell::Int(lv) => d.push_str(&format!("  {lv} = rigor_state[{k}];\n")),
+            Cell::Int(lv) | Cell::Bool(lv) | Cell::Str(lv) => {
+                d.push_str(&format!("  {lv} = rigor_state[{k}];\n"))
+            }
             Cell::Pointer(p) => {
                 for (a, name) in arrays {
                     d.push_str(&format!("  if (rigor_state[{k}] == {a}) {p} = {name};\n"));
@@ -296,7 +370,9 @@ fn driver(cells: &[Cell], arrays: &[(i32, String)], inputs: &[i32]) -> String {
     d.push_str("}\nstatic void rigor_dump(void) {\n  int rigor_v;\n");
     for (k, c) in cells.iter().enumerate() {
         match c {
-            Cell::Int(lv) => d.push_str(&format!("  rigor_v = {lv};\n")),
+            Cell::Int(lv) | Cell::Bool(lv) | Cell::Str(lv) => {
+                d.push_str(&format!("  rigor_v = {lv};\n"))
+            }
             Cell::Pointer(p) => {
                 d.push_str("  rigor_v = -1;\n");
                 for (a, name) in arrays {
@@ -349,4 +425,146 @@ fn find_labels(src: &str) -> Vec<(u32, u32)> {
         }
     }
     out
+}
+
+/// The `Errors` class the RERS Java programs call: error `N` stops the step.
+const JAVA_ERRORS: &str = r#"public class Errors {
+    public static void __VERIFIER_error(int n) { throw new Stop(n); }
+    public static class Stop extends RuntimeException {
+        public final int label;
+        Stop(int label) { super(null, null, false, false); this.label = label; }
+    }
+}
+"#;
+
+/// A Java string literal of `s`.
+fn java_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_ascii_graphic() || c == ' ' => out.push(c),
+            c => out.push_str(&format!("\\u{:04x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The Java driver class: cells by reflection, one fresh instance a case.
+fn java_driver(
+    class: &str,
+    cells: &[Cell],
+    arrays: &[(i32, String)],
+    strings: &[String],
+    inputs: &[String],
+) -> String {
+    let list = |xs: Vec<String>| xs.join(",");
+    let (mut names, mut index, mut kind) = (vec![], vec![], vec![]);
+    for c in cells {
+        let (k, lv) = match c {
+            Cell::Int(lv) => (0, lv),
+            Cell::Bool(lv) => (1, lv),
+            Cell::Str(lv) => (2, lv),
+            Cell::Pointer(lv) => (3, lv),
+        };
+        let (name, at) = match lv.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse().expect("an index")),
+            None => (lv.as_str(), -1i64),
+        };
+        names.push(java_string(name));
+        index.push(at.to_string());
+        kind.push(k.to_string());
+    }
+    format!(
+        r#"import java.io.*;
+import java.lang.reflect.*;
+import java.util.*;
+public class RigorStep {{
+  static final String[] NAMES = {{{names}}};
+  static final int[] INDEX = {{{index}}};
+  static final int[] KIND = {{{kind}}};
+  static final String[] STRINGS = {{{strings}}};
+  static final String[] ARRAYS = {{{arrays}}};
+  static final int[] ARRAY_IDS = {{{array_ids}}};
+  static final String[] INPUTS = {{{inputs}}};
+  static Field[] fields = new Field[NAMES.length];
+  static Field[] arrayFields = new Field[ARRAYS.length];
+  static Map<String, Integer> stringIds = new HashMap<>();
+  static void set(Object eca, int k, int v) throws Exception {{
+    Field f = fields[k];
+    switch (KIND[k]) {{
+      case 0: if (INDEX[k] >= 0) ((int[]) f.get(eca))[INDEX[k]] = v; else f.setInt(eca, v); break;
+      case 1: if (INDEX[k] >= 0) ((boolean[]) f.get(eca))[INDEX[k]] = v != 0; else f.setBoolean(eca, v != 0); break;
+      case 2: {{
+        String x = v >= 0 && v < STRINGS.length ? STRINGS[v].intern() : null;
+        if (INDEX[k] >= 0) ((String[]) f.get(eca))[INDEX[k]] = x; else f.set(eca, x);
+        break;
+      }}
+      default:
+        for (int a = 0; a < ARRAYS.length; a++) if (ARRAY_IDS[a] == v) f.set(eca, arrayFields[a].get(eca));
+    }}
+  }}
+  static int get(Object eca, int k) throws Exception {{
+    Field f = fields[k];
+    switch (KIND[k]) {{
+      case 0: return INDEX[k] >= 0 ? ((int[]) f.get(eca))[INDEX[k]] : f.getInt(eca);
+      case 1: return (INDEX[k] >= 0 ? ((boolean[]) f.get(eca))[INDEX[k]] : f.getBoolean(eca)) ? 1 : 0;
+      case 2: {{ Object s = INDEX[k] >= 0 ? ((String[]) f.get(eca))[INDEX[k]] : f.get(eca); Integer id = s == null ? null : stringIds.get((String) s); return id == null ? -1 : id; }}
+      default: {{
+        Object target = f.get(eca);
+        for (int a = 0; a < ARRAYS.length; a++) if (arrayFields[a].get(eca) == target) return ARRAY_IDS[a];
+        return -1;
+      }}
+    }}
+  }}
+  public static void main(String[] args) throws Exception {{
+    for (int k = 0; k < NAMES.length; k++) {{ fields[k] = {class}.class.getDeclaredField(NAMES[k]); fields[k].setAccessible(true); }}
+    for (int a = 0; a < ARRAYS.length; a++) {{ arrayFields[a] = {class}.class.getDeclaredField(ARRAYS[a]); arrayFields[a].setAccessible(true); }}
+    for (int s = 0; s < STRINGS.length; s++) stringIds.putIfAbsent(STRINGS[s], s);
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in), 1 << 20);
+    PrintStream report = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 20), false);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(printed, true));
+    System.setErr(new PrintStream(OutputStream.nullOutputStream()));
+    int[] state = new int[NAMES.length];
+    String line;
+    while ((line = in.readLine()) != null) {{
+      String[] w = line.trim().split(" ");
+      for (int k = 0; k < NAMES.length; k++) state[k] = Integer.parseInt(w[k + 1]);
+      for (int i = 0; i < INPUTS.length; i++) {{
+        if (w[0].charAt(i) != '1') continue;
+        {class} eca = new {class}();
+        for (int k = 0; k < NAMES.length; k++) if (KIND[k] == 3) set(eca, k, state[k]);
+        for (int k = 0; k < NAMES.length; k++) if (KIND[k] != 3) set(eca, k, state[k]);
+        printed.reset();
+        StringBuilder r = new StringBuilder();
+        boolean went = false;
+        try {{ eca.calculateOutput(INPUTS[i]); r.append("1 0"); went = true; }}
+        catch (IllegalArgumentException e) {{ r.append("1 1"); went = true; }}
+        catch (Errors.Stop e) {{ r.append("2 ").append(e.label); }}
+        catch (Throwable e) {{ r.append("6 ").append(e.getClass().getName()); }}
+        if (went) {{
+          List<String> outs = new ArrayList<>();
+          for (String o : printed.toString().split("\\R")) if (!o.isEmpty()) outs.add(o.trim());
+          r.append(' ').append(outs.size());
+          for (String o : outs) r.append(' ').append(o);
+          for (int k = 0; k < NAMES.length; k++) {{ int v = get(eca, k); if (v != state[k]) r.append(' ').append(k).append(' ').append(v); }}
+        }}
+        report.println(r);
+      }}
+    }}
+    report.flush();
+  }}
+}}
+"#,
+        names = list(names),
+        index = list(index),
+        kind = list(kind),
+        strings = list(strings.iter().map(|s| java_string(s)).collect()),
+        arrays = list(arrays.iter().map(|(_, n)| java_string(n)).collect()),
+        array_ids = list(arrays.iter().map(|(a, _)| a.to_string()).collect()),
+        inputs = list(inputs.iter().map(|s| java_string(s)).collect()),
+    )
 }
