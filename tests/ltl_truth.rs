@@ -276,8 +276,10 @@ fn abstraction_and_exploration_agree() {
 }
 
 /// `--timeout` bounds the whole run, the checks included: a run cut short
-/// answers unknown, never wrong. (2012 P10 on one thread needs about 12 s
-/// for 96 of its 100 properties; 2 s stops it part-way with a wide margin.)
+/// answers unknown, never wrong. (Cut short, the exploration of 2012 P10
+/// leaves the properties to the abstraction, which may answer all of them
+/// within the 2 s: how many stay unknown depends on the machine, so only
+/// the verdicts given are checked.)
 #[test]
 fn timeout_gives_unknown_not_wrong() {
     let Some(dir) = common::rers_dir() else {
@@ -300,8 +302,6 @@ fn timeout_gives_unknown_not_wrong() {
         .to_string();
     let r = solve(&p, &f, &limits, Some(1), true, true).expect("solves");
     assert_eq!(r.verdicts.len(), 100);
-    let unknown = r.verdicts.iter().filter(|v| v.verdict.is_none()).count();
-    assert!(unknown > 0, "2 s is not enough for 2012 P10 on one thread");
     for v in &r.verdicts {
         if let Some(b) = v.verdict {
             assert_eq!(b, expected[&v.property], "property {}", v.property);
