@@ -13,36 +13,11 @@
 
 mod common;
 
-use std::collections::{HashSet, VecDeque};
-
 use rand::{Rng, SeedableRng};
 use rigor::engine::Machine;
 use rigor::ir::{GlobalKind, Program};
 use rigor::smt::{box_paths, BoxPath, Held, PathEnd, Span};
 use rigor::system::{Outcome, System};
-
-/// Up to `max` states a breadth-first search reaches.
-fn states(m: &Machine, max: usize) -> Vec<Vec<i32>> {
-    let mut scratch = m.scratch();
-    let init = m.initial_state();
-    let mut seen = HashSet::from([init.clone()]);
-    let mut order = vec![init.clone()];
-    let mut queue = VecDeque::from([init]);
-    let mut next = vec![0; m.state_width()];
-    while let Some(s) = queue.pop_front() {
-        for i in 0..m.n_inputs() {
-            if let Ok(Outcome::Output(_) | Outcome::Silent | Outcome::Invalid) =
-                m.step(&mut scratch, &s, i, &mut next)
-            {
-                if order.len() < max && seen.insert(next.clone()) {
-                    order.push(next.clone());
-                    queue.push_back(next.clone());
-                }
-            }
-        }
-    }
-    order
-}
 
 /// Every global's values (per element) in a machine state: the slots'
 /// values, and the initial values of the globals the machine keeps out of
@@ -108,7 +83,7 @@ struct Tally {
 fn check_program(path: &str, group: usize, rng: &mut impl Rng, tally: &mut Tally) {
     let p = rigor::frontend::load(path).expect("loads");
     let m = Machine::compile(&p).expect("compiles");
-    let reached = states(&m, 3000);
+    let reached = common::reachable_states(&m, 3000);
     let mut scratch = m.scratch();
     let mut next = vec![0; m.state_width()];
     for _ in 0..40 {

@@ -192,3 +192,28 @@ pub fn generated(rng: &mut impl rand::Rng) -> String {
     s += "int main() {\n  while(1) {\n    int input;\n    scanf(\"%d\", &input);\n    if((input != 1) && (input != 2) && (input != 3)) return -2;\n    calculate_output(input);\n  }\n}\n";
     s
 }
+
+/// Up to `max` states a breadth-first search of the engine reaches, the
+/// initial state first.
+pub fn reachable_states(m: &rigor::engine::Machine, max: usize) -> Vec<Vec<i32>> {
+    use rigor::system::{Outcome, System};
+    let mut scratch = m.scratch();
+    let init = m.initial_state();
+    let mut seen = std::collections::HashSet::from([init.clone()]);
+    let mut order = vec![init.clone()];
+    let mut queue = std::collections::VecDeque::from([init]);
+    let mut next = vec![0; m.state_width()];
+    while let Some(s) = queue.pop_front() {
+        for i in 0..m.n_inputs() {
+            if let Ok(Outcome::Output(_) | Outcome::Silent | Outcome::Invalid) =
+                m.step(&mut scratch, &s, i, &mut next)
+            {
+                if order.len() < max && seen.insert(next.clone()) {
+                    order.push(next.clone());
+                    queue.push_back(next.clone());
+                }
+            }
+        }
+    }
+    order
+}

@@ -163,17 +163,8 @@ impl Native {
             .arg(&exe)
             .arg(&c)
             .arg("-lm")
-            .output()
-            .expect("gcc runs");
-        assert!(
-            out.status.success(),
-            "{}: the native harness does not compile: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or("gcc failed")
-        );
+            .output();
+        compiled(path, "gcc", out);
         Native {
             command: vec![exe.into_os_string()],
             dir,
@@ -215,17 +206,8 @@ impl Native {
             .arg("-sourcepath")
             .arg(dir.path())
             .arg(dir.path().join("RigorStep.java"))
-            .output()
-            .expect("javac runs");
-        assert!(
-            out.status.success(),
-            "{}: the native harness does not compile: {}",
-            path.display(),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .find(|l| l.contains("error"))
-                .unwrap_or("javac failed")
-        );
+            .output();
+        compiled(path, "javac", out);
         let command = ["java", "-Xss512m", "-cp"]
             .into_iter()
             .map(std::ffi::OsString::from)
@@ -339,6 +321,19 @@ impl Native {
             .find(|(l, _)| *l <= line)
             .map(|&(_, n)| n)
     }
+}
+
+/// Fails, naming the compiler's first error, unless `out` is a success.
+fn compiled(path: &Path, compiler: &str, out: std::io::Result<std::process::Output>) {
+    let out = out.unwrap_or_else(|e| panic!("{compiler} does not run: {e}"));
+    assert!(
+        out.status.success(),
+        "{}: the native harness does not compile: {}",
+        path.display(),
+        (String::from_utf8_lossy(&out.stderr).lines())
+            .find(|l| l.contains("error"))
+            .unwrap_or(&format!("{compiler} failed"))
+    );
 }
 
 /// The driver after the program: load, dump, and the loop over cases.
