@@ -10,7 +10,7 @@
 //! on each. The native step (`differential/native.rs`) is the oracle:
 //! - the engine's step must end the same way (label, output, invalid,
 //!   blocked) in the same state;
-//! - the second reading's step (`crosscheck`, C only), from the same
+//! - the second reading's step (`crosscheck`), from the same
 //!   state with every value known, must end at the same label or in the
 //!   same state;
 //! - the interval step from the state as points must have a run with the
@@ -412,23 +412,21 @@ fn check_program(path: &Path, native_text: &Path, seed: u64) -> Tally {
     }
     // The slower readings on an even spread of the cases.
     let stride = (slow.len() / SLOW_CASES).max(1);
-    // The second reading reads C programs only.
-    let second = (!s.java).then(|| {
-        let second =
-            rigor::crosscheck::read_program(&path.to_string_lossy()).expect("second reading");
-        let layout = rigor::crosscheck::layout::Layout::of(&second).expect("layout");
-        (second, layout)
-    });
+    // The second reading numbers strings as rigor's certificates say.
+    let strings: Vec<(i64, String)> = (s.p.strings.iter().enumerate())
+        .map(|(k, t)| (k as i64, t.clone()))
+        .collect();
+    let second =
+        rigor::crosscheck::read_program(&path.to_string_lossy(), &strings).expect("second reading");
+    let layout = rigor::crosscheck::layout::Layout::of(&second).expect("layout");
     let abs = AbstractStep::new(&s.p, &s.m);
     for &(n, i) in slow.iter().step_by(stride) {
         let values = &states[n].0;
         let nat = ended[n][i].as_ref().expect("run");
         let (o, next) = engine[n][i].as_ref().expect("run");
         let here = format!("{shown}: input {} from state #{n}", inputs[i]);
-        if let Some((second, layout)) = &second {
-            check_second(&s, layout, second, values, inputs[i], nat, &here);
-            tally.second += 1;
-        }
+        check_second(&s, &layout, &second, values, inputs[i], nat, &here);
+        tally.second += 1;
         // The interval step.
         let point: Vec<Interval> = s
             .engine_state(values)
@@ -490,6 +488,7 @@ fn check_second(
     let ok = match nat {
         Ended::Error(l) => matches!(live.as_slice(), [Ending::Error(n)] if n == l),
         Ended::Blocked => live.is_empty(),
+        Ended::Threw(_) => matches!(live.as_slice(), [Ending::Fault(_)]),
         Ended::Went { post, .. } => match live.as_slice() {
             [Ending::GoesOn(vals)] => (layout.names.iter().zip(vals)).all(|(n, v)| {
                 let Some(&c) = cell_of.get(n.as_str()) else {
@@ -505,7 +504,7 @@ fn check_second(
     };
     assert!(
         ok,
-        "{here}: gcc's program ends {nat:?}, the second reading {live:?}"
+        "{here}: the compiled program ends {nat:?}, the second reading {live:?}"
     );
 }
 

@@ -140,5 +140,9 @@ pub fn certificate(
         holds: holds.to_vec(),
         congruences,
         regions,
+        // A string variable's value is its string's number here.
+        strings: (p.strings.iter().enumerate())
+            .map(|(id, text)| (id as i64, text.clone()))
+            .collect(),
     }
 }

@@ -104,6 +104,10 @@ pub struct Certificate {
     pub congruences: Vec<Congruence>,
     /// The regions; the invariant is their union.
     pub regions: Vec<Region>,
+    /// What the values of string variables stand for (Java): each string
+    /// literal's number. A string variable's value is the number of the
+    /// string it holds.
+    pub strings: Vec<(i64, String)>,
 }
 
 /// A certificate file that does not follow the grammar.
@@ -122,6 +126,9 @@ impl Certificate {
         let _ = writeln!(s, "unreachable {}", labels.join(" "));
         for f in &self.holds {
             let _ = writeln!(s, "holds {f}");
+        }
+        for (id, text) in &self.strings {
+            let _ = writeln!(s, "string {id} {}", escape(text));
         }
         for c in &self.congruences {
             let _ = writeln!(s, "congruence {} {} {}", c.var, c.modulus, c.rest);
@@ -191,6 +198,16 @@ impl Certificate {
                 }
                 ("holds", None) if words.len() > 1 => {
                     c.holds.push(line["holds".len()..].trim().to_string());
+                }
+                ("string", None) if words.len() <= 3 => {
+                    let id = number(1)?;
+                    let text = words.get(2).copied().unwrap_or("");
+                    let text = unescape(text)
+                        .ok_or_else(|| err(n, col(2), format!("malformed string `{text}`")))?;
+                    if c.strings.iter().any(|(k, t)| *k == id || *t == text) {
+                        return Err(err(n, col(1), "a string or its number given twice".into()));
+                    }
+                    c.strings.push((id, text));
                 }
                 ("congruence", None) if words.len() == 4 => {
                     let var = parse_var(words[1])
@@ -288,6 +305,37 @@ impl Certificate {
     }
 }
 
+/// A string as one word of the text form: every byte that is no letter,
+/// digit or one of `_.-:` as `%XX`.
+fn escape(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"_.-:".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The string [`escape`] wrote.
+fn unescape(word: &str) -> Option<String> {
+    let mut bytes = Vec::new();
+    let mut rest = word.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b == b'%' {
+            let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &tail[2..];
+        } else {
+            bytes.push(b);
+            rest = tail;
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
 /// `name` or `name[k]`.
 fn parse_var(word: &str) -> Option<Var> {
     let ok = |s: &str| {
@@ -357,6 +405,11 @@ mod tests {
                     ..Region::default()
                 },
             ],
+            strings: vec![
+                (0, "usr1_ai1_re2".into()),
+                (7, "a b#%ü".into()),
+                (9, String::new()),
+            ],
         };
         assert_eq!(Certificate::parse(&c.to_text(), "c").unwrap(), c);
     }
@@ -371,5 +424,9 @@ mod tests {
         assert!(e.to_string().contains("region 4"), "{e}");
         assert!(Certificate::parse("nothing", "f").is_err());
         assert!(Certificate::parse("rigor-certificate 1\nregion 0\na 1 2\n", "f").is_err());
+        let twice = "rigor-certificate 1\nstring 1 e\nstring 2 e\n";
+        assert!(Certificate::parse(twice, "f").is_err());
+        let malformed = "rigor-certificate 1\nstring 1 %4\n";
+        assert!(Certificate::parse(malformed, "f").is_err());
     }
 }

@@ -96,10 +96,9 @@ pub fn solve(
 }
 
 /// Whether certificates about the program at `path` get the second,
-/// independent reading ([`crate::crosscheck`]): C programs. Its Java
-/// reader is not written yet.
+/// independent reading ([`crate::crosscheck`]): C and Java programs.
 pub fn has_second_reading(path: &str) -> bool {
-    path.ends_with(".c")
+    path.ends_with(".c") || path.ends_with(".java")
 }
 
 /// `checked`, with what the second, independent reading of the program

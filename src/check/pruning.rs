@@ -181,6 +181,7 @@ pub fn closure(c: &Certificate, from: &BTreeSet<usize>, labels: &[u32]) -> Certi
         holds: Vec::new(),
         congruences: c.congruences.clone(),
         regions,
+        strings: c.strings.clone(),
     }
 }
 
@@ -283,6 +284,7 @@ mod tests {
                 region(vec![Bound::Range(var("a"), 2, 2)], vec![0]),
                 region(vec![Bound::Range(var("a"), 3, 3)], vec![1, 3]),
             ],
+            strings: Vec::new(),
         };
         let sub = closure(&c, &BTreeSet::from([1]), &[7]);
         assert_eq!(sub.unreachable, vec![7]);
@@ -333,6 +335,7 @@ mod tests {
                 first_input(2, 3),
                 first_input(1, 1),
             ],
+            strings: Vec::new(),
         };
         let boxes = SlotBoxes::new(&p, &m, &c).unwrap();
         let mut state = vec![0; m.layout().state_width as usize];

@@ -104,7 +104,7 @@ pub fn read(path: &str) -> Result<Program, ReadError> {
         reader.scanf = true;
         let step = reader.stmt(&body)?;
         reader.scanf = false;
-        calls(&step, &mut wanted);
+        step.calls(&mut wanted);
         program.step = LOOP_STEP.to_string();
         program.functions.insert(
             LOOP_STEP.to_string(),
@@ -127,7 +127,7 @@ pub fn read(path: &str) -> Result<Program, ReadError> {
             what: format!("no definition of `{name}`"),
         })?;
         let f = reader.function(e)?;
-        calls(&f.body, &mut wanted);
+        f.body.calls(&mut wanted);
         program.functions.insert(name, f);
     }
     Ok(program)
@@ -145,53 +145,6 @@ fn label_number(name: &str) -> Option<u32> {
 /// The number the checker gives the 2012 programs' `globalError` label: no
 /// certificate claims it, and the step ends there like at any error.
 pub const GLOBAL_ERROR: u32 = u32::MAX;
-
-/// The functions a statement calls.
-fn calls(s: &Stmt, out: &mut Vec<String>) {
-    fn expr(e: &Expr, out: &mut Vec<String>) {
-        match e {
-            Expr::Call(f, args, _) => {
-                out.push(f.clone());
-                args.iter().for_each(|a| expr(a, out));
-            }
-            Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-                expr(a, out);
-                expr(b, out);
-            }
-            Expr::Unary(_, a) => expr(a, out),
-            Expr::Choose(c, a, b) => {
-                expr(c, out);
-                expr(a, out);
-                expr(b, out);
-            }
-            Expr::Const(_) | Expr::Name(_) | Expr::ArrayRef(_) => {}
-        }
-    }
-    match s {
-        Stmt::Block(b) => b.iter().for_each(|s| calls(s, out)),
-        Stmt::If(c, t, e) => {
-            expr(c, out);
-            calls(t, out);
-            calls(e, out);
-        }
-        Stmt::Assign(p, v, _) => {
-            if let Place::Index(_, i) = p {
-                expr(i, out);
-            }
-            expr(v, out);
-        }
-        Stmt::Call(f, args, _) => {
-            out.push(f.clone());
-            args.iter().for_each(|a| expr(a, out));
-        }
-        Stmt::Local(_, Some(e))
-        | Stmt::Return(Some(e))
-        | Stmt::Assert(e, _)
-        | Stmt::Assume(e)
-        | Stmt::Effect(e) => expr(e, out),
-        Stmt::Local(_, None) | Stmt::Return(None) | Stmt::Error(_) | Stmt::Throw | Stmt::Skip => {}
-    }
-}
 
 /// The main file's tokens by offset, to find the operator of a unary or
 /// binary expression (libclang 14 does not name it).

@@ -7,7 +7,7 @@
 //! that same IR. A mistake in the front end or the IR would then be made
 //! by the prover and the checker alike, and a wrong verdict would pass.
 //! This module reads the source again on its own: C through libclang's
-//! AST ([`c_reader`]), into a form of its own ([`syntax`]); runs the step
+//! AST ([`c_reader`]), Java through tree-sitter's parse ([`java_reader`]), into a form of its own ([`syntax`]); runs the step
 //! symbolically on it ([`exec`], on values and z3 terms of its own,
 //! [`value`]); and decides a certificate's obligations there
 //! ([`regions`]). Only the certificate's data ([`crate::certificate::format`])
@@ -17,6 +17,7 @@
 
 pub mod c_reader;
 pub mod exec;
+pub mod java_reader;
 pub mod layout;
 pub mod regions;
 pub mod syntax;
@@ -49,7 +50,7 @@ pub enum ReadError {
         what: String,
     },
     /// A language the checker does not read yet.
-    #[error("{0}: the independent checker reads C programs only")]
+    #[error("{0}: the independent checker reads C and Java programs only")]
     Language(String),
 }
 
@@ -84,10 +85,14 @@ pub struct Accepted {
     pub seconds: f64,
 }
 
-/// Reads the program at `path` with the checker's own reader.
-pub fn read_program(path: &str) -> Result<syntax::Program, ReadError> {
+/// Reads the program at `path` with the checker's own reader; `strings`
+/// numbers a Java program's string literals (the certificate's `string`
+/// lines).
+pub fn read_program(path: &str, strings: &[(i64, String)]) -> Result<syntax::Program, ReadError> {
     if path.ends_with(".c") {
         c_reader::read(path)
+    } else if path.ends_with(".java") {
+        java_reader::read(path, strings)
     } else {
         Err(ReadError::Language(path.to_string()))
     }
@@ -100,7 +105,7 @@ pub fn check_regions(
     c: &Certificate,
     deadline: Option<Instant>,
 ) -> Result<Accepted, CrossError> {
-    let program = read_program(path)?;
+    let program = read_program(path, &c.strings)?;
     regions::check(&program, c, deadline)
 }
 

@@ -143,6 +143,59 @@ pub enum Stmt {
     Skip,
 }
 
+impl Stmt {
+    /// Appends the functions this statement calls (directly) to `out`.
+    pub fn calls(&self, out: &mut Vec<String>) {
+        fn expr(e: &Expr, out: &mut Vec<String>) {
+            match e {
+                Expr::Call(f, args, _) => {
+                    out.push(f.clone());
+                    args.iter().for_each(|a| expr(a, out));
+                }
+                Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                    expr(a, out);
+                    expr(b, out);
+                }
+                Expr::Unary(_, a) => expr(a, out),
+                Expr::Choose(c, a, b) => {
+                    expr(c, out);
+                    expr(a, out);
+                    expr(b, out);
+                }
+                Expr::Const(_) | Expr::Name(_) | Expr::ArrayRef(_) => {}
+            }
+        }
+        match self {
+            Stmt::Block(b) => b.iter().for_each(|s| s.calls(out)),
+            Stmt::If(c, t, e) => {
+                expr(c, out);
+                t.calls(out);
+                e.calls(out);
+            }
+            Stmt::Assign(p, v, _) => {
+                if let Place::Index(_, i) = p {
+                    expr(i, out);
+                }
+                expr(v, out);
+            }
+            Stmt::Call(f, args, _) => {
+                out.push(f.clone());
+                args.iter().for_each(|a| expr(a, out));
+            }
+            Stmt::Local(_, Some(e))
+            | Stmt::Return(Some(e))
+            | Stmt::Assert(e, _)
+            | Stmt::Assume(e)
+            | Stmt::Effect(e) => expr(e, out),
+            Stmt::Local(_, None)
+            | Stmt::Return(None)
+            | Stmt::Error(_)
+            | Stmt::Throw
+            | Stmt::Skip => {}
+        }
+    }
+}
+
 /// A function of the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {

@@ -11,7 +11,7 @@ fn read_c(text: &str) -> Program {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("p.c");
     std::fs::write(&path, text).expect("written");
-    read_program(path.to_str().expect("utf-8")).expect("reads")
+    read_program(path.to_str().expect("utf-8"), &[]).expect("reads")
 }
 
 /// Runs one step from the initial state on `input`: the error label, or
@@ -125,7 +125,112 @@ fn a_construct_it_does_not_read_is_a_located_error() {
         "int x;\nvoid calculate_output(int input) {\n  while (x < 3) x++;\n}\n",
     )
     .expect("written");
-    let e = read_program(path.to_str().expect("utf-8")).expect_err("a loop is not read");
+    let e = read_program(path.to_str().expect("utf-8"), &[]).expect_err("a loop is not read");
     let text = e.to_string();
     assert!(text.contains("loop.c:3:"), "{text}");
+}
+
+/// Reads a Java class, numbering the strings `A`, `B`, `x`, `y` 0 to 3.
+fn read_java(text: &str) -> Program {
+    let strings: Vec<(i64, String)> = ["A", "B", "x", "y"]
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (k as i64, s.to_string()))
+        .collect();
+    java_reader::read_text("P.java", text, &strings).expect("reads")
+}
+
+#[test]
+fn java_arithmetic_is_javas() {
+    let p = read_java(
+        "public class P {\n\
+           private String[] inputs = {\"A\", \"B\"};\n\
+           public int a = 7; public int b = -2; public boolean cf = true;\n\
+           public int r1, r2, r3, r4;\n\
+           public void calculateOutput(String input) {\n\
+             r1 = a / b; r2 = -a % b; a += 5; b++; r3 = (a >= 12 && !cf) ? 1 : 2;\n\
+             r4 = 2147483647 + 1; cf = b != -1 || false;\n\
+           }\n\
+         }\n",
+    );
+    // inputs[0..2], a, b, cf, r1..r4.
+    assert_eq!(goes_on(&p, 0), vec![0, 1, 12, -1, 0, -3, -1, 2, i32::MIN]);
+}
+
+#[test]
+fn java_strings_errors_and_invalid_inputs() {
+    let p = read_java(
+        "public class P {\n\
+           private String[] inputs = {\"A\", \"B\"};\n\
+           public String s = \"x\"; public boolean cf = true; public String t = \"z\";\n\
+           private void m(String input) { if (input.equals(\"A\") && s.equals(\"x\")) { cf = false; s = \"y\"; System.out.println(\"Y\"); } }\n\
+           public void calculateOutput(String input) {\n\
+             cf = true; m(input);\n\
+             if (s.equals(\"y\") && input.equals(inputs[1])) { cf = false; Errors.__VERIFIER_error(7); }\n\
+             if (cf) throw new IllegalArgumentException(\"no transition\");\n\
+           }\n\
+         }\n",
+    );
+    // inputs[0..2], s, cf, t: "z" and "Y" are numbered after the table.
+    assert_eq!(goes_on(&p, 0), vec![0, 1, 3, 0, 4]);
+    assert_eq!(
+        goes_on(&p, 1),
+        vec![0, 1, 2, 1, 4],
+        "invalid: goes on as is"
+    );
+    assert_eq!(p.input_classes(), Some(vec![0, 1]));
+}
+
+#[test]
+fn java_array_fields_assigned_whole_are_references() {
+    let p = read_java(
+        "public class P {\n\
+           public int[] a = {1, 2}; public int[] b = {3, 4}; public int[] q = {5, 6};\n\
+           public int[] r = a; public int v = 0;\n\
+           public void calculateOutput(String input) {\n\
+             if (input.equals(\"A\")) { q = b; q[0] = 9; v = r[1]; }\n\
+             if (input.equals(\"B\")) { r = q; r[1]++; }\n\
+           }\n\
+         }\n",
+    );
+    let layout = Layout::of(&p).expect("layout");
+    assert_eq!(
+        layout.names,
+        [
+            "a[0]",
+            "a[1]",
+            "b[0]",
+            "b[1]",
+            "q$init[0]",
+            "q$init[1]",
+            "q",
+            "r",
+            "v"
+        ]
+    );
+    // Array numbers: a 0, b 1, q$init 2.
+    assert_eq!(goes_on(&p, 0), vec![1, 2, 9, 4, 5, 6, 1, 0, 2]);
+    assert_eq!(goes_on(&p, 1), vec![1, 2, 3, 4, 5, 7, 2, 2, 0]);
+}
+
+#[test]
+fn java_constructs_it_does_not_read_are_located_errors() {
+    let class = |body: &str| {
+        format!(
+            "public class P {{\n  public int x = 0; public String s = \"x\";\n  \
+             public void calculateOutput(String input) {{\n{body}\n  }}\n}}\n"
+        )
+    };
+    let strings = [(0, "x".to_string())];
+    for (body, what) in [
+        ("    while (x < 3) x++;", "P.java:4:"),
+        ("    if (s == \"x\") x = 1;", "P.java:4:"),
+        ("    x = s.length();", "P.java:4:"),
+        ("    throw new IllegalStateException();", "P.java:4:"),
+    ] {
+        let e = java_reader::read_text("P.java", &class(body), &strings).expect_err("not read");
+        assert!(e.to_string().contains(what), "{body}: {e}");
+    }
+    let e = java_reader::read_text("P.java", &class("    x = 1;"), &[]).expect_err("no table");
+    assert!(e.to_string().contains("which string"), "{e}");
 }

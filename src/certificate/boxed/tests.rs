@@ -78,6 +78,7 @@ fn counter(regions: Vec<Region>) -> (ByName, Certificate) {
         holds: Vec::new(),
         congruences: Vec::new(),
         regions,
+        strings: Vec::new(),
     };
     (ByName(p), c)
 }
@@ -222,6 +223,7 @@ fn pointing(regions: &[((i64, i64), &[&str])], k: usize, i: usize) -> bool {
         holds: Vec::new(),
         congruences: Vec::new(),
         regions,
+        strings: Vec::new(),
     };
     on_box(&ByName(p), &c, k, i).0
 }
