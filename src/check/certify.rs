@@ -28,6 +28,30 @@ pub fn check_deadline(budget: &crate::system::Budget) -> Option<std::time::Insta
     )
 }
 
+/// The least time the second reading gets within a run (see
+/// [`second_reading_deadline`]).
+pub const SECOND_READING_FLOOR: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// How many times the first check's time the second reading gets within a
+/// run, beyond [`SECOND_READING_FLOOR`].
+pub const SECOND_READING_FACTOR: u32 = 20;
+
+/// Until when the second reading of a certificate may run within a run
+/// whose first check took `first` and ends at `deadline`: the larger of
+/// [`SECOND_READING_FLOOR`] and [`SECOND_READING_FACTOR`] times `first`
+/// from now, and never past `deadline`. The run's labels wait for it: a
+/// reading that cannot decide within that time keeps them waiting for
+/// nothing, since an undecided second reading leaves the first check's
+/// verdicts standing (with a note). `rigor check-certificate` is not
+/// bounded so.
+pub fn second_reading_deadline(
+    first: std::time::Duration,
+    deadline: Option<std::time::Instant>,
+) -> Option<std::time::Instant> {
+    let own = std::time::Instant::now() + SECOND_READING_FLOOR.max(first * SECOND_READING_FACTOR);
+    Some(deadline.map_or(own, |d| d.min(own)))
+}
+
 /// A certificate check running on a thread of its own, beside the rest of
 /// a run.
 pub struct PendingCheck<T>(std::thread::JoinHandle<Result<T, CheckError>>);
@@ -263,5 +287,19 @@ mod tests {
         let waited = endless.wait_with_grace(&budget, Duration::ZERO);
         assert!(matches!(waited, Err(CheckError::Interrupted)));
         drop(tx);
+    }
+
+    #[test]
+    fn the_second_reading_gets_a_share_of_the_run_and_never_more() {
+        let now = std::time::Instant::now();
+        let far = now + Duration::from_secs(3600);
+        let left = |d: Option<std::time::Instant>| d.expect("a deadline").duration_since(now);
+        let floor = left(second_reading_deadline(Duration::from_millis(10), Some(far)));
+        assert!(floor >= SECOND_READING_FLOOR && floor < SECOND_READING_FLOOR * 2);
+        let scaled = left(second_reading_deadline(Duration::from_secs(5), Some(far)));
+        assert!(scaled >= Duration::from_secs(100) && scaled < Duration::from_secs(110));
+        let near = now + Duration::from_secs(3);
+        assert_eq!(second_reading_deadline(Duration::from_secs(5), Some(near)), Some(near));
+        assert!(second_reading_deadline(Duration::ZERO, None).is_some());
     }
 }

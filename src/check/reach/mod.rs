@@ -391,13 +391,16 @@ pub fn solve_program(
         PendingInvariants::start(&p, open, budget, found, sink, settled, checking, worker)
     });
     // The independent check of the certificate runs beside the search for
-    // witnesses, until the run's deadline.
+    // witnesses, until the run's deadline (its second reading for a share
+    // of the time: `second_reading_deadline`).
     let checker = (cert.as_ref()).filter(|_| checking).map(|c| {
         let (p, c, path) = (Arc::clone(&p), c.clone(), path.to_string());
         let deadline = super::certify::check_deadline(budget);
         PendingCheck::start(move || {
+            let start = std::time::Instant::now();
             let checked = crate::certificate::check(&p, &c, deadline)?;
-            super::certify::second_reading(&path, &c, checked, deadline, false)
+            let second = super::certify::second_reading_deadline(start.elapsed(), deadline);
+            super::certify::second_reading(&path, &c, checked, second, false)
         })
     });
     // The search steps back for the check while it runs
