@@ -294,12 +294,18 @@ mod tests {
         let now = std::time::Instant::now();
         let far = now + Duration::from_secs(3600);
         let left = |d: Option<std::time::Instant>| d.expect("a deadline").duration_since(now);
-        let floor = left(second_reading_deadline(Duration::from_millis(10), Some(far)));
+        let floor = left(second_reading_deadline(
+            Duration::from_millis(10),
+            Some(far),
+        ));
         assert!(floor >= SECOND_READING_FLOOR && floor < SECOND_READING_FLOOR * 2);
         let scaled = left(second_reading_deadline(Duration::from_secs(5), Some(far)));
         assert!(scaled >= Duration::from_secs(100) && scaled < Duration::from_secs(110));
         let near = now + Duration::from_secs(3);
-        assert_eq!(second_reading_deadline(Duration::from_secs(5), Some(near)), Some(near));
+        assert_eq!(
+            second_reading_deadline(Duration::from_secs(5), Some(near)),
+            Some(near)
+        );
         assert!(second_reading_deadline(Duration::ZERO, None).is_some());
     }
 }

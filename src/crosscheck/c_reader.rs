@@ -366,7 +366,7 @@ impl Reader<'_> {
                 let op = self
                     .operator_between(&kids[0], &kids[1])
                     .unwrap_or_default();
-                let op = binary(op.trim_end_matches('='))
+                let op = Binary::spelled(op.trim_end_matches('='))
                     .ok_or_else(|| self.unsupported(e, "this compound assignment"))?;
                 let place = self.place(&kids[0])?;
                 let old = self.expr(&kids[0])?;
@@ -550,7 +550,8 @@ impl Reader<'_> {
                 let op = self
                     .operator_between(&kids[0], &kids[1])
                     .unwrap_or_default();
-                let op = binary(op).ok_or_else(|| self.unsupported(e, "this binary operator"))?;
+                let op = Binary::spelled(op)
+                    .ok_or_else(|| self.unsupported(e, "this binary operator"))?;
                 Expr::Binary(op, b(self.expr(&kids[0])?), b(self.expr(&kids[1])?))
             }
             EntityKind::ConditionalOperator if kids.len() == 3 => Expr::Choose(
@@ -597,29 +598,4 @@ fn strip<'tu>(e: &Entity<'tu>) -> Entity<'tu> {
             _ => return e,
         }
     }
-}
-
-/// A binary operator by its spelling.
-fn binary(op: &str) -> Option<Binary> {
-    Some(match op {
-        "+" => Binary::Add,
-        "-" => Binary::Sub,
-        "*" => Binary::Mul,
-        "/" => Binary::Div,
-        "%" => Binary::Rem,
-        "<<" => Binary::Shl,
-        ">>" => Binary::Shr,
-        "&" => Binary::BitAnd,
-        "|" => Binary::BitOr,
-        "^" => Binary::BitXor,
-        "<" => Binary::Lt,
-        "<=" => Binary::Le,
-        ">" => Binary::Gt,
-        ">=" => Binary::Ge,
-        "==" => Binary::Eq,
-        "!=" => Binary::Ne,
-        "&&" => Binary::And,
-        "||" => Binary::Or,
-        _ => return None,
-    })
 }

@@ -77,6 +77,33 @@ pub enum Binary {
     Or,
 }
 
+impl Binary {
+    /// The operator spelt `op` in C or Java (`>>>` aside).
+    pub fn spelled(op: &str) -> Option<Binary> {
+        Some(match op {
+            "+" => Binary::Add,
+            "-" => Binary::Sub,
+            "*" => Binary::Mul,
+            "/" => Binary::Div,
+            "%" => Binary::Rem,
+            "<<" => Binary::Shl,
+            ">>" => Binary::Shr,
+            "&" => Binary::BitAnd,
+            "|" => Binary::BitOr,
+            "^" => Binary::BitXor,
+            "<" => Binary::Lt,
+            "<=" => Binary::Le,
+            ">" => Binary::Gt,
+            ">=" => Binary::Ge,
+            "==" => Binary::Eq,
+            "!=" => Binary::Ne,
+            "&&" => Binary::And,
+            "||" => Binary::Or,
+            _ => return None,
+        })
+    }
+}
+
 /// An expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expr {

@@ -150,24 +150,7 @@ pub(super) fn arithmetic(op: Binary) -> bool {
     )
 }
 
+/// A Java operator by its spelling (shifts left out, see [`arithmetic`]).
 pub(super) fn binary_op(op: &str) -> Option<Binary> {
-    Some(match op {
-        "+" => Binary::Add,
-        "-" => Binary::Sub,
-        "*" => Binary::Mul,
-        "/" => Binary::Div,
-        "%" => Binary::Rem,
-        "&" => Binary::BitAnd,
-        "|" => Binary::BitOr,
-        "^" => Binary::BitXor,
-        "<" => Binary::Lt,
-        "<=" => Binary::Le,
-        ">" => Binary::Gt,
-        ">=" => Binary::Ge,
-        "==" => Binary::Eq,
-        "!=" => Binary::Ne,
-        "&&" => Binary::And,
-        "||" => Binary::Or,
-        _ => return None,
-    })
+    Binary::spelled(op).filter(|b| !matches!(b, Binary::Shl | Binary::Shr | Binary::UShr))
 }
