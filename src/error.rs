@@ -74,6 +74,25 @@ pub enum Error {
     /// A command used in a way that cannot work (say what instead).
     #[error("{0}")]
     Usage(String),
+    /// The run answered a property one way and then proved the other: a
+    /// fault of rigor's. The run stops; the answers written before may be
+    /// wrong.
+    #[error(
+        "property {property}: answered {first} already, and then proved {second}{}; \
+         rigor contradicts itself, so the run stopped: do not trust its answers, \
+         and please report this program",
+        witness.as_ref().map(|w| format!(" (witness: {w})")).unwrap_or_default()
+    )]
+    Contradiction {
+        /// The property (error label or LTL property number).
+        property: usize,
+        /// The answer written first.
+        first: bool,
+        /// The answer that contradicts it.
+        second: bool,
+        /// The second answer's witness or counterexample, if it has one.
+        witness: Option<String>,
+    },
 }
 
 impl Error {

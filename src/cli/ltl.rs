@@ -65,12 +65,10 @@ pub fn run(args: &Args) -> CliResult {
             }
         })),
     };
-    let r = ltl::solve(
-        &args.program,
-        &args.properties,
-        &args.limits.budget()?,
-        &opts,
-    )?;
+    // A contradicting answer stops the run.
+    let (budget, stop) = args.limits.budget()?.cancellable();
+    stream.stop_on_contradiction(stop);
+    let r = ltl::solve(&args.program, &args.properties, &budget, &opts)?;
     drop(opts);
     for v in &r.verdicts {
         if let Some(b) = v.verdict {

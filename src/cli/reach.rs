@@ -96,7 +96,10 @@ pub fn run(args: &Args) -> CliResult {
         threads: args.threads,
         invariant_worker: super::horn_worker::command(),
     };
-    let r = reach::solve(&args.program, &args.limits.budget()?, &opts)?;
+    // A contradicting answer stops the run.
+    let (budget, stop) = args.limits.budget()?.cancellable();
+    stream.stop_on_contradiction(stop);
+    let r = reach::solve(&args.program, &budget, &opts)?;
     drop(opts);
     finish(args, stream, &r)
 }

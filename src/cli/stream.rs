@@ -1,9 +1,11 @@
 //! Answers written the moment they are proved, so that a run that is
 //! killed or interrupted keeps them: RERS CSV lines on stdout and witness
 //! lines in the `--witness` file, each flushed at once and each written
-//! only once (the end of the run writes the answers not written yet).
+//! only once (the end of the run writes the answers not written yet). An
+//! answer that contradicts one written before stops the run with an error
+//! naming both ([`Error::Contradiction`]).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
 use std::sync::Mutex;
@@ -21,7 +23,12 @@ pub struct AnswerStream {
 /// What has been written so far.
 struct Written {
     witness: Option<(String, File)>,
-    answered: HashSet<usize>,
+    /// The answers written, by property.
+    answered: HashMap<usize, bool>,
+    /// The first answer that contradicted one written before.
+    contradiction: Option<Error>,
+    /// Raised on a contradiction, to stop the run.
+    stop: Option<crate::system::Cancel>,
     error: Option<Error>,
 }
 
@@ -41,7 +48,9 @@ impl AnswerStream {
             csv,
             inner: Mutex::new(Written {
                 witness,
-                answered: HashSet::new(),
+                answered: HashMap::new(),
+                contradiction: None,
+                stop: None,
                 error: None,
             }),
         })
@@ -60,15 +69,42 @@ impl AnswerStream {
         )?))
     }
 
+    /// Raises `stop` (the run's cancellation) when an answer contradicts
+    /// one written before.
+    pub fn stop_on_contradiction(&self, stop: crate::system::Cancel) {
+        if let Ok(mut w) = self.inner.lock() {
+            w.stop = Some(stop);
+        }
+    }
+
     /// Writes the answer `verdict` for `property`, and its witness line
     /// (`property,witness`) if it has one, unless that property was
-    /// answered already.
+    /// answered already. The other answer for a property answered before
+    /// is a contradiction: nothing is written, the run is stopped, and
+    /// [`AnswerStream::finish`] reports it.
     pub fn answer(&self, property: usize, verdict: bool, witness: Option<&str>) {
         let Ok(mut w) = self.inner.lock() else {
             return;
         };
-        if !w.answered.insert(property) {
-            return;
+        match w.answered.get(&property) {
+            Some(&first) if first != verdict => {
+                if w.contradiction.is_none() {
+                    w.contradiction = Some(Error::Contradiction {
+                        property,
+                        first,
+                        second: verdict,
+                        witness: witness.map(str::to_string),
+                    });
+                }
+                if let Some(stop) = &w.stop {
+                    stop.cancel();
+                }
+                return;
+            }
+            Some(_) => return,
+            None => {
+                w.answered.insert(property, verdict);
+            }
         }
         if self.csv {
             let mut out = std::io::stdout().lock();
@@ -86,10 +122,11 @@ impl AnswerStream {
         }
     }
 
-    /// The first error met while writing, if any.
+    /// The first contradiction, else the first error met while writing,
+    /// if any.
     pub fn finish(self) -> Result<(), Error> {
         match self.inner.into_inner() {
-            Ok(w) => w.error.map_or(Ok(()), Err),
+            Ok(w) => w.contradiction.or(w.error).map_or(Ok(()), Err),
             Err(_) => Ok(()),
         }
     }
@@ -109,6 +146,32 @@ mod tests {
         s.answer(4, false, None);
         s.finish().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "3,iA iB\n");
+    }
+
+    #[test]
+    fn a_contradicting_answer_stops_the_run_and_names_both() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("w.txt");
+        let s = AnswerStream::new("7".into(), false, Some(path.to_str().unwrap())).unwrap();
+        let stop = crate::system::Cancel::new();
+        s.stop_on_contradiction(stop.clone());
+        s.answer(3, false, None);
+        s.answer(3, false, None);
+        assert!(
+            !stop.is_cancelled(),
+            "the same answer twice is no contradiction"
+        );
+        s.answer(3, true, Some("iA iB"));
+        assert!(stop.is_cancelled());
+        s.answer(4, true, Some("iC"));
+        let e = s.finish().unwrap_err().to_string();
+        assert!(
+            e.contains("property 3") && e.contains("false") && e.contains("true"),
+            "{e}"
+        );
+        assert!(e.contains("iA iB"), "{e}");
+        // The contradicting witness is not written.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "4,iC\n");
     }
 
     #[test]
