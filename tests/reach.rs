@@ -19,10 +19,8 @@ fn reach(program: &Path, extra: &[&str], tmp: &Path) -> (serde_json::Value, Path
         .arg("reach")
         .arg("--json")
         .arg("--quiet")
-        // The abstraction's proofs are what is tested here; their
-        // certificates are tested in tests/certificate.rs and measured by
-        // benches/proofs.py (some take the checker minutes).
-        .arg("--no-certify")
+        // Through the default pipeline: every "unreachable" certified,
+        // by the first check and the second reading.
         .arg("--witness")
         .arg(&w)
         .args(extra)
