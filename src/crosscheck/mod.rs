@@ -16,6 +16,7 @@
 //! those imports.
 
 pub mod c_reader;
+pub mod cover;
 pub mod exec;
 pub mod java_reader;
 pub mod layout;

@@ -16,6 +16,7 @@ use std::collections::HashSet;
 use z3::ast::{Ast, Dynamic};
 use z3::DeclKind;
 
+use super::cover::{self, Allowed};
 use super::exec::{Ending, Exec};
 use super::layout::{Layout, Slot};
 use super::syntax::Program;
@@ -38,6 +39,8 @@ struct Boxed {
 /// The certificate in the layout's positions.
 struct Invariant {
     regions: Vec<Boxed>,
+    /// Each region as the values it allows, for [`cover::covered`].
+    allowed: Vec<Allowed>,
     /// Position, modulus, rest.
     congruences: Vec<(usize, i32, i32)>,
 }
@@ -104,8 +107,21 @@ impl Invariant {
             .map(|k| Ok((position(layout, &k.var)?, clamp(k.modulus), clamp(k.rest))))
             .filter(|k| !k.as_ref().is_ok_and(|(at, ..)| free.contains(at)))
             .collect::<Result<_, CrossError>>()?;
+        let allowed = (regions.iter())
+            .map(|b| {
+                let ranges = (b.ranges.iter()).map(|&(at, lo, hi)| (at, Hull::range(lo, hi)));
+                let pointing = (b.pointing.iter()).map(|(at, arrays)| {
+                    let mut v = arrays.clone();
+                    v.sort_unstable();
+                    v.dedup();
+                    (*at, Hull::Set(v))
+                });
+                ranges.chain(pointing).collect()
+            })
+            .collect();
         Ok(Invariant {
             regions,
+            allowed,
             congruences,
         })
     }
@@ -121,6 +137,27 @@ impl Invariant {
                     .all(|&(at, lo, hi)| (lo..=hi).contains(&s[at]))
                     && b.pointing.iter().all(|(at, a)| a.contains(&s[*at]))
             })
+    }
+
+    /// Whether every state the hulls of `vals` allow, after a step from
+    /// `pre` (whose congruences hold), lies in the invariant: the regions
+    /// `first` tried first. `false` where the hulls cannot tell.
+    fn covers(&self, vals: &[Val], pre: &[Val], first: &[usize]) -> bool {
+        let congruent = self.congruences.iter().all(|&(at, m, r)| {
+            vals[at].same(&pre[at])
+                || (vals[at].hull().values()).is_some_and(|v| {
+                    v.iter()
+                        .all(|&k| (k as i64).rem_euclid(m as i64) == r as i64)
+                })
+        });
+        if !congruent {
+            return false;
+        }
+        let post: Vec<Hull> = vals.iter().map(Val::hull).collect();
+        let order: Vec<usize> = (first.iter().copied())
+            .chain((0..self.regions.len()).filter(|r| !first.contains(r)))
+            .collect();
+        cover::covered(&post, &self.allowed, &order)
     }
 
     /// The condition that the state `vals`, after a step from `pre` (whose
@@ -375,9 +412,14 @@ impl Boxes<'_> {
                 Ending::Error(_) => continue,
                 Ending::Fault(what) => (format!("safety ({what})"), e.when.clone()),
                 Ending::GoesOn(vals) => {
-                    // The regions the hint names first: a smaller query,
-                    // enough where the hint is right.
                     let next = &self.inv.regions[self.region].next;
+                    // The values' hulls alone, then the regions the hint
+                    // names: a smaller query, enough where the hint is
+                    // right.
+                    if self.inv.covers(vals, &pre, next) {
+                        decided += 1;
+                        continue;
+                    }
                     if !next.is_empty() {
                         let hinted = e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
                         if self.holds(&solver, &hinted) {

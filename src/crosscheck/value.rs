@@ -420,6 +420,12 @@ fn hull_of(op: Arith, x: &Hull, y: &Hull) -> Hull {
             if a > -least && b < least {
                 return fit(a, b);
             }
+            // A dividend of one sign between two multiples of a constant
+            // divisor: the remainder is the dividend shifted by the same
+            // multiple throughout.
+            if c == d && (a >= 0 || b <= 0) && a / c == b / c {
+                return fit(a % c, b % c);
+            }
             match (a >= 0, b <= 0) {
                 (true, _) => fit(0, b.min(m)),
                 (_, true) => fit(a.max(-m), 0),
@@ -521,7 +527,17 @@ mod tests {
             Arith::Shl,
             Arith::Shr,
         ];
-        let ranges = [(-70, -3), (-9, 9), (0, 100), (3, 80), (-200, -101), (5, 5)];
+        let ranges = [
+            (-70, -3),
+            (-9, 9),
+            (0, 100),
+            (3, 80),
+            (-200, -101),
+            (5, 5),
+            (-7, -7),
+            (130, 139),
+            (-139, -121),
+        ];
         for op in ops {
             for &(a, b) in &ranges {
                 for &(c, d) in &ranges {
