@@ -19,15 +19,16 @@ pub type Allowed = Vec<(usize, Hull)>;
 /// Most pieces a box is cut into before the answer is "cannot tell".
 const MOST_PIECES: usize = 512;
 
-/// Whether every state of `post` lies in one of `regions`, tried in the
-/// order of `order` (a hint first); `false` where this cannot tell.
-pub fn covered(post: &[Hull], regions: &[Allowed], order: &[usize]) -> bool {
+/// Whether every state of `post` lies in one of `regions`, those numbered
+/// in `first` (a hint) tried first; `false` where this cannot tell.
+pub fn covered(post: &[Hull], regions: &[Allowed], first: &[usize]) -> bool {
+    let order = || (first.iter().copied()).chain(0..regions.len());
     let mut todo = vec![post.to_vec()];
     let mut pieces = 0;
     while let Some(b) = todo.pop() {
         let mut meeting = None;
         let mut inside = false;
-        for r in order.iter().map(|&r| &regions[r]) {
+        for r in order().map(|r| &regions[r]) {
             if r.iter().all(|(at, a)| within(&b[*at], a)) {
                 inside = true;
                 break;

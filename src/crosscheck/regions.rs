@@ -154,10 +154,7 @@ impl Invariant {
             return false;
         }
         let post: Vec<Hull> = vals.iter().map(Val::hull).collect();
-        let order: Vec<usize> = (first.iter().copied())
-            .chain((0..self.regions.len()).filter(|r| !first.contains(r)))
-            .collect();
-        cover::covered(&post, &self.allowed, &order)
+        cover::covered(&post, &self.allowed, first)
     }
 
     /// The condition that the state `vals`, after a step from `pre` (whose
@@ -315,7 +312,6 @@ fn region(
     inputs: Option<&[i32]>,
     deadline: Option<Instant>,
 ) -> Result<usize, CrossError> {
-    let b = &inv.regions[r];
     // The region's box: what it fixes is known, the rest are terms.
     let all_arrays: Vec<i32> = (0..layout.arrays.len() as i32).collect();
     let mut hulls: Vec<Hull> = (0..layout.names.len())
@@ -327,14 +323,8 @@ fn region(
             }
         })
         .collect();
-    for &(at, lo, hi) in &b.ranges {
-        hulls[at] = intersect(&hulls[at], &Hull::range(lo, hi));
-    }
-    for (at, arrays) in &b.pointing {
-        let mut v = arrays.clone();
-        v.sort_unstable();
-        v.dedup();
-        hulls[*at] = intersect(&hulls[*at], &Hull::Set(v));
+    for (at, allowed) in &inv.allowed[r] {
+        hulls[*at] = intersect(&hulls[*at], allowed);
     }
     if hulls
         .iter()
