@@ -8,6 +8,7 @@
 //!   leaves the invariant, a region some step leads to dropped.
 //! - It rejects a certificate that is right for a program other than the
 //!   file (what a front end that misread the file would write).
+//! - It checks the certificates of pruned searches without initiation.
 //! - RERS 2018 Problem 13: the seven labels the official solution lists as
 //!   reachable are proved unreachable by both readings (the errata in
 //!   `docs/errata.md`), and the other 93 agree with the official solution.
@@ -18,7 +19,8 @@ use std::path::{Path, PathBuf};
 
 use rigor::absint::explore_abstract;
 use rigor::certificate::{Bound, Certificate};
-use rigor::crosscheck::{check_regions, CrossError};
+use rigor::check::pruning::closure;
+use rigor::crosscheck::{check_regions, CrossError, Initiation};
 use rigor::engine::Machine;
 use rigor::system::Budget;
 
@@ -67,7 +69,7 @@ fn bundled() -> Vec<PathBuf> {
 }
 
 fn check(path: &Path, c: &Certificate) -> Result<(), CrossError> {
-    check_regions(path.to_str().expect("utf-8"), c, None).map(|_| ())
+    check_regions(path.to_str().expect("utf-8"), c, Initiation::Required, None).map(|_| ())
 }
 
 fn rejected(path: &Path, c: &Certificate, what: &str) {
@@ -93,6 +95,61 @@ fn every_bundled_certificate_is_accepted() {
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} certificates");
+}
+
+/// The certificates of pruned searches (`rigor::check::pruning`): the
+/// closure of a region under the hints is closed and safe without the
+/// initial state (accepted without initiation, and rejected with it where
+/// the initial state lies outside), and claiming every label from the
+/// initial regions is rejected.
+#[test]
+fn pruning_closures_are_checked_without_initiation() {
+    let closed = |path: &Path, c: &Certificate, initiation| {
+        check_regions(path.to_str().expect("utf-8"), c, initiation, None)
+    };
+    let (mut accepted, mut initial_left, mut planted) = (0, 0, 0);
+    for path in bundled() {
+        let Some(c) = certificate_of(&path) else {
+            continue;
+        };
+        let p = rigor::frontend::load(path.to_str().expect("utf-8")).expect("loads");
+        let first = rigor::certificate::check(&p, &c, None).expect("the first check accepts");
+        let n = c.regions.len();
+        for k in [n - 1, n / 2] {
+            let from = std::collections::BTreeSet::from([k]);
+            let sub = closure(&c, &from, &c.unreachable);
+            if let Err(e) = closed(&path, &sub, Initiation::Skipped) {
+                panic!("{}: the closure of region {k}: {e}", path.display());
+            }
+            accepted += 1;
+            let holds_initial = rigor::certificate::check_closed(&p, &sub, None)
+                .is_ok_and(|checked| !checked.initial.is_empty());
+            if !holds_initial {
+                let got = closed(&path, &sub, Initiation::Required);
+                assert!(
+                    matches!(&got, Err(CrossError::Rejected { obligation, .. }) if obligation == "initiation"),
+                    "{}: {got:?}",
+                    path.display()
+                );
+                initial_left += 1;
+            }
+        }
+        let all = p.error_labels.clone();
+        if all.len() > c.unreachable.len() {
+            let sub = closure(&c, &first.initial.iter().copied().collect(), &all);
+            let got = closed(&path, &sub, Initiation::Skipped);
+            assert!(
+                matches!(got, Err(CrossError::Rejected { .. })),
+                "{}: every label claimed: {got:?}",
+                path.display()
+            );
+            planted += 1;
+        }
+    }
+    assert!(
+        accepted >= 8 && initial_left >= 2 && planted >= 3,
+        "{accepted} accepted, {initial_left} without the initial state, {planted} planted"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use crate::certificate::{
     check, Certificate, CheckError, Checked, EdgeStep, InvariantCertificate, Obligation,
     SecondReading,
 };
+use crate::crosscheck::Initiation;
 use crate::ir::Program;
 use crate::ltl::syntax::parse_formula;
 use crate::ltl::translate::{translate, Alphabet};
@@ -115,8 +116,18 @@ pub fn solve(
     }
     let cert = Certificate::parse(&text, file)?;
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
-    Ok(check_all(&p, &cert, invalid_continues, deadline)
-        .and_then(|checked| second_reading(program, &cert, checked, deadline, true)))
+    Ok(
+        check_all(&p, &cert, invalid_continues, deadline).and_then(|checked| {
+            second_reading(
+                program,
+                &cert,
+                checked,
+                Initiation::Required,
+                deadline,
+                true,
+            )
+        }),
+    )
 }
 
 /// Whether certificates about the program at `path` get the second,
@@ -126,21 +137,23 @@ pub fn has_second_reading(path: &str) -> bool {
 }
 
 /// `checked`, with what the second, independent reading of the program
-/// at `path` ([`crate::crosscheck`]) says of the certificate's invariant
-/// (where it has a reading of the program: [`has_second_reading`]). A
-/// rejection is an error; so is an undecided reading where `strict`, else
-/// it is told in [`Checked::second_reading`].
+/// at `path` ([`crate::crosscheck`]) says of the certificate's regions
+/// (where it has a reading of the program: [`has_second_reading`]), with
+/// or without `initiation` as the first check had it. A rejection is an
+/// error; so is an undecided reading where `strict`, else it is told in
+/// [`Checked::second_reading`].
 pub fn second_reading(
     path: &str,
     c: &Certificate,
     mut checked: Checked,
+    initiation: Initiation,
     deadline: Option<Instant>,
     strict: bool,
 ) -> Result<Checked, CheckError> {
     if !has_second_reading(path) {
         return Ok(checked);
     }
-    match crate::crosscheck::check_regions(path, c, deadline) {
+    match crate::crosscheck::check_regions(path, c, initiation, deadline) {
         Ok(second) => {
             checked.obligations += second.obligations;
             checked.seconds += second.seconds;

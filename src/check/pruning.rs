@@ -26,7 +26,7 @@ use std::sync::Arc;
 use super::certify::PendingCheck;
 
 use crate::absint::AbstractGuide;
-use crate::certificate::{Bound, Certificate, Region};
+use crate::certificate::{Bound, Certificate, Region, SecondReading};
 use crate::engine::{Machine, Storage};
 use crate::explore::{Estimate, Guide};
 use crate::ir::{GlobalKind, Program};
@@ -114,6 +114,16 @@ impl SlotBoxes {
     }
 }
 
+/// Where a search's pruned states lie.
+#[derive(Debug, Clone, Default)]
+pub struct Pruned {
+    /// The regions of the pruned states.
+    pub dead: BTreeSet<usize>,
+    /// Pruned states found in no region of theirs (then nothing the
+    /// pruning proves can be certified).
+    pub outside: u64,
+}
+
 /// The abstraction's guide, recording for every state it prunes the
 /// abstract state it lies in, once [`SlotBoxes`] has confirmed it.
 pub struct RecordingGuide<'a, 'g> {
@@ -121,11 +131,8 @@ pub struct RecordingGuide<'a, 'g> {
     pub guide: &'a mut AbstractGuide<'g>,
     /// The certificate's regions on the state slots.
     pub boxes: &'a SlotBoxes,
-    /// The regions of the pruned states.
-    pub dead: BTreeSet<usize>,
-    /// Pruned states found in no region of theirs (then nothing the
-    /// pruning proves can be certified).
-    pub outside: u64,
+    /// What it pruned so far.
+    pub pruned: Pruned,
 }
 
 impl Guide for RecordingGuide<'_, '_> {
@@ -134,9 +141,9 @@ impl Guide for RecordingGuide<'_, '_> {
         if e == Estimate::Dead {
             match self.guide.last {
                 Some(a) if self.boxes.contains(a as usize, state) => {
-                    self.dead.insert(a as usize);
+                    self.pruned.dead.insert(a as usize);
                 }
-                _ => self.outside += 1,
+                _ => self.pruned.outside += 1,
             }
         }
         e
@@ -219,37 +226,53 @@ pub enum PruningError {
 }
 
 /// Checks the certificate of `labels`, which only a pruned search (the
-/// breadth-first or a guided one) proved unreachable: the regions of the
-/// states it pruned, closed under the hints (every pruned state was seen
-/// to lie in its region), within [`PRUNING_SHARE`] of the time left. An
-/// interrupt leaves the check in flight only
-/// [`crate::system::INTERRUPT_GRACE`] to end.
+/// breadth-first or a guided one) of the program `p` read from `path`
+/// proved unreachable: the regions of the states it pruned, closed under
+/// the hints (every pruned state was seen to lie in its region), within
+/// [`PRUNING_SHARE`] of the time left; then the second, independent
+/// reading of the program checks the same regions
+/// ([`super::certify::second_reading`], without initiation). An
+/// undecided second reading leaves the labels certified by the first
+/// check and says so in the note returned. An interrupt leaves the check
+/// in flight only [`crate::system::INTERRUPT_GRACE`] to end.
 pub fn check_pruning(
     p: &Arc<Program>,
+    path: &str,
     c: &Certificate,
     labels: &[u32],
-    dead: &BTreeSet<usize>,
-    outside: u64,
+    pruned: &Pruned,
     budget: &crate::system::Budget,
-) -> Result<(), PruningError> {
-    if outside > 0 {
+) -> Result<Option<String>, PruningError> {
+    if pruned.outside > 0 {
         return Err(PruningError::Outside {
-            outside,
+            outside: pruned.outside,
             labels: labels.to_vec(),
         });
     }
-    let sub = closure(c, dead, labels);
+    let sub = closure(c, &pruned.dead, labels);
     let regions = sub.regions.len();
     let deadline = budget.share(PRUNING_SHARE).deadline;
-    let p = Arc::clone(p);
-    PendingCheck::start(move || crate::certificate::check_closed(&p, &sub, deadline))
-        .wait(budget)
-        .map(|_| ())
-        .map_err(|error| PruningError::Rejected {
-            labels: labels.to_vec(),
-            regions,
-            error,
-        })
+    let (p, path) = (Arc::clone(p), path.to_string());
+    let checked = PendingCheck::start(move || {
+        let start = std::time::Instant::now();
+        let checked = crate::certificate::check_closed(&p, &sub, deadline)?;
+        let second = super::certify::second_reading_deadline(start.elapsed(), deadline);
+        let skipped = crate::crosscheck::Initiation::Skipped;
+        super::certify::second_reading(&path, &sub, checked, skipped, second, false)
+    })
+    .wait(budget)
+    .map_err(|error| PruningError::Rejected {
+        labels: labels.to_vec(),
+        regions,
+        error,
+    })?;
+    Ok(match checked.second_reading {
+        SecondReading::Undecided { why } => Some(format!(
+            "the second reading of the pruned search's certificate for {labels:?} \
+             did not decide ({why}): the first check's acceptance stands"
+        )),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -99,15 +99,28 @@ pub fn read_program(path: &str, strings: &[(i64, String)]) -> Result<syntax::Pro
     }
 }
 
+/// Whether a certificate's regions must hold the program's initial state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Initiation {
+    /// They must: the regions are an invariant of every run.
+    Required,
+    /// They need not: they cover only the states some other proof (an
+    /// exploration that pruned them) says the runs enter, so they must be
+    /// closed under the step and safe, and nothing more.
+    Skipped,
+}
+
 /// Checks the certificate of regions `c` on the program at `path`, read
-/// and encoded independently of the provers, giving up at `deadline`.
+/// and encoded independently of the provers, giving up at `deadline`;
+/// whether the initial state must lie in the regions is `initiation`.
 pub fn check_regions(
     path: &str,
     c: &Certificate,
+    initiation: Initiation,
     deadline: Option<Instant>,
 ) -> Result<Accepted, CrossError> {
     let program = read_program(path, &c.strings)?;
-    regions::check(&program, c, deadline)
+    regions::check(&program, c, initiation, deadline)
 }
 
 /// A z3 solver that leaves interrupts to rigor and gives up at `deadline`,

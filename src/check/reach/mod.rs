@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use super::certify::PendingCheck;
 use super::invariants::PendingInvariants;
-use super::pruning::{check_pruning, RecordingGuide, SlotBoxes};
+use super::pruning::{check_pruning, Pruned, RecordingGuide, SlotBoxes};
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
@@ -71,22 +71,21 @@ fn search_rounds(
     budget: &Budget,
     labels: &[u32],
     guide: &mut AbstractGuide,
-    cert: Option<(&Arc<Program>, &Certificate, &SlotBoxes)>,
+    cert: Option<(&Arc<Program>, &str, &Certificate, &SlotBoxes)>,
     on_error: Option<&crate::explore::ErrorFound>,
 ) -> Settled {
     let mut out = Settled::default();
     // One search; whether it settled the label.
     let mut search = |l: u32, budget: &Budget, out: &mut Settled| {
         let (gs, pruning) = match cert {
-            Some((_, _, boxes)) => {
+            Some((_, _, _, boxes)) => {
                 let mut rec = RecordingGuide {
                     guide: &mut *guide,
                     boxes,
-                    dead: BTreeSet::new(),
-                    outside: 0,
+                    pruned: Pruned::default(),
                 };
                 let gs = guided_search(m, budget, &[l], &mut rec, GUIDE_WEIGHT);
-                (gs, Some((rec.dead, rec.outside)))
+                (gs, Some(rec.pruned))
             }
             None => (guided_search(m, budget, &[l], guide, GUIDE_WEIGHT), None),
         };
@@ -100,9 +99,12 @@ fn search_rounds(
         } else if exhausted {
             out.verdicts.push((l, None));
             // Its certificate is checked at once, while there is time.
-            if let (Some((p, c, _)), Some((dead, outside))) = (cert, pruning) {
-                match check_pruning(p, c, &[l], &dead, outside, budget) {
-                    Ok(()) => out.certified.push(l),
+            if let (Some((p, path, c, _)), Some(pruned)) = (cert, pruning) {
+                match check_pruning(p, path, c, &[l], &pruned, budget) {
+                    Ok(note) => {
+                        out.certified.push(l);
+                        out.notes.extend(note);
+                    }
                     Err(e) => out.notes.push(e.to_string()),
                 }
             }
@@ -196,17 +198,18 @@ fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
 fn certify_pruned(
     r: &mut ReachReport,
     p: &Arc<Program>,
+    path: &str,
     c: &Certificate,
     labels: &[u32],
-    dead: &BTreeSet<usize>,
-    outside: u64,
+    pruned: &Pruned,
     budget: &Budget,
 ) {
     if labels.is_empty() {
         return;
     }
-    match check_pruning(p, c, labels, dead, outside, budget) {
-        Ok(()) => {
+    match check_pruning(p, path, c, labels, pruned, budget) {
+        Ok(note) => {
+            r.notes.extend(note);
             for v in r.verdicts.iter_mut() {
                 if labels.contains(&v.property) {
                     v.certified = Some(true);
@@ -400,7 +403,8 @@ pub fn solve_program(
             let start = std::time::Instant::now();
             let checked = crate::certificate::check(&p, &c, deadline)?;
             let second = super::certify::second_reading_deadline(start.elapsed(), deadline);
-            super::certify::second_reading(&path, &c, checked, second, false)
+            let initiation = crate::crosscheck::Initiation::Required;
+            super::certify::second_reading(&path, &c, checked, initiation, second, false)
         })
     });
     // The search steps back for the check while it runs
@@ -580,17 +584,16 @@ pub fn check_with(
         let c = certificate_of(p, m, g);
         SlotBoxes::new(p, m, &c).map(|b| (c, b))
     });
-    let mut pruning: Option<(BTreeSet<usize>, u64)> = None;
+    let mut pruning: Option<Pruned> = None;
     let ex = match (guide.as_mut(), &boxed) {
         (Some(g), Some((_, boxes))) => {
             let mut rec = RecordingGuide {
                 guide: g,
                 boxes,
-                dead: BTreeSet::new(),
-                outside: 0,
+                pruned: Pruned::default(),
             };
             let ex = explore_pruned(m, &bfs_budget, &opts, Some(&mut rec as &mut dyn Guide));
-            pruning = Some((rec.dead, rec.outside));
+            pruning = Some(rec.pruned);
             ex
         }
         (Some(g), None) => explore_pruned(m, &bfs_budget, &opts, Some(g as &mut dyn Guide)),
@@ -637,18 +640,18 @@ pub fn check_with(
             None => unknown.push(v.property),
         }
     }
-    if let (Some((p, _)), Some((c, _)), Some((dead, outside))) = (abstraction, &boxed, &pruning) {
+    if let (Some((p, _)), Some((c, _)), Some(pruned)) = (abstraction, &boxed, &pruning) {
         let labels: Vec<u32> = (r.verdicts.iter())
             .filter(|v| v.engine == Some(Evidence::PrunedExploration))
             .map(|v| v.property)
             .collect();
-        certify_pruned(&mut r, p, c, &labels, dead, *outside, budget);
+        certify_pruned(&mut r, p, program, c, &labels, pruned, budget);
     }
     // The labels left: a search guided by the abstract distance.
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
         return r;
     }
-    let cert = (abstraction.zip(boxed.as_ref())).map(|((p, _), (c, b))| (p, c, b));
+    let cert = (abstraction.zip(boxed.as_ref())).map(|((p, _), (c, b))| (p, program, c, b));
     let found = search_rounds(m, budget, &unknown, guide, cert, opts.on_error.as_ref());
     r.guided_states = found.states;
     for v in &mut r.verdicts {

@@ -96,23 +96,78 @@ fn a_spent_budget_pumps_nothing() {
 #[test]
 fn a_pruning_certificate_is_decided_even_after_an_interrupt() {
     let (p, m, g) = bundled("reach-arith/Problem902.c");
+    let path = format!(
+        "{}/problems/reach-arith/Problem902.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let p = Arc::new(p);
     let c = certificate_of(&p, &m, &g);
-    let every: BTreeSet<usize> = (0..c.regions.len()).collect();
+    let every = Pruned {
+        dead: (0..c.regions.len()).collect(),
+        outside: 0,
+    };
     let claimed = c.unreachable.clone();
     assert!(!claimed.is_empty());
     let (interrupted, interrupt) = Budget::unlimited().cancellable();
     interrupt.cancel();
-    check_pruning(&p, &c, &claimed, &every, 0, &interrupted).expect("accepted");
+    let note = check_pruning(&p, &path, &c, &claimed, &every, &interrupted).expect("accepted");
+    assert_eq!(note, None, "both readings decide");
     // Label 0 is one input deep.
-    let reachable = check_pruning(&p, &c, &[0], &every, 0, &Budget::unlimited());
+    let reachable = check_pruning(&p, &path, &c, &[0], &every, &Budget::unlimited());
     assert!(
         matches!(reachable, Err(PruningError::Rejected { .. })),
         "{reachable:?}"
     );
-    let outside = check_pruning(&p, &c, &claimed, &every, 1, &Budget::unlimited());
+    let outside = Pruned {
+        outside: 1,
+        ..every.clone()
+    };
+    let outside = check_pruning(&p, &path, &c, &claimed, &outside, &Budget::unlimited());
     assert!(
         matches!(outside, Err(PruningError::Outside { .. })),
         "{outside:?}"
     );
+}
+
+/// The second, independent reading checks a pruning certificate too: on a
+/// file whose rule differs from the program the first check read (what a
+/// front end that misread the file would give), the regions are not
+/// closed, and the certificate is rejected although the first check
+/// accepts it.
+#[test]
+fn a_pruning_certificate_gets_the_second_reading() {
+    let (p, m, g) = bundled("reach-arith/Problem902.c");
+    let path = format!(
+        "{}/problems/reach-arith/Problem902.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let p = Arc::new(p);
+    let c = certificate_of(&p, &m, &g);
+    let every = Pruned {
+        dead: (0..c.regions.len()).collect(),
+        outside: 0,
+    };
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let rule = "x = -x;";
+    assert!(text.contains(rule), "the rule to change");
+    let dir = std::env::temp_dir().join(format!("rigor-pruning-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let misread = dir.join("Problem902.c");
+    std::fs::write(&misread, text.replace(rule, "x = -x * 3;")).expect("written");
+    let misread = misread.to_str().expect("utf-8");
+    let got = check_pruning(&p, misread, &c, &[1], &every, &Budget::unlimited());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(
+            &got,
+            Err(PruningError::Rejected {
+                error: crate::certificate::CheckError::SecondReadingRejects(_),
+                ..
+            })
+        ),
+        "{got:?}"
+    );
+    // On the file the first check read, both readings accept it.
+    let accepted = check_pruning(&p, &path, &c, &[1], &every, &Budget::unlimited());
+    assert!(accepted.is_ok(), "{accepted:?}");
 }
