@@ -36,7 +36,7 @@ use native::{Cell, Ended, Native};
 use rand::{Rng, SeedableRng};
 use rigor::absint::interval::Interval;
 use rigor::absint::step::AbstractStep;
-use rigor::crosscheck::exec::{Ending, Exec};
+use rigor::crosscheck::exec::{Ending, Exec, Said};
 use rigor::crosscheck::value::{Cond, Val};
 use rigor::engine::{Machine, Storage};
 use rigor::ir::{GlobalKind, Program, ScalarTy, GLOBAL_ERROR};
@@ -489,15 +489,22 @@ fn check_second(
         Ended::Error(l) => matches!(live.as_slice(), [Ending::Error(n)] if n == l),
         Ended::Blocked => live.is_empty(),
         Ended::Threw(_) => matches!(live.as_slice(), [Ending::Fault(_)]),
-        Ended::Went { post, .. } => match live.as_slice() {
-            [Ending::GoesOn(vals)] => (layout.names.iter().zip(vals)).all(|(n, v)| {
-                let Some(&c) = cell_of.get(n.as_str()) else {
-                    return true;
-                };
-                temps.contains(n)
-                    || matches!(s.roles[c], Role::Temp | Role::Unused)
-                    || matches!(v, Val::Known(x) if *x == to_second(c, post[c]))
-            }),
+        Ended::Went {
+            post,
+            outputs,
+            invalid,
+        } => match live.as_slice() {
+            [Ending::GoesOn(vals, said)] => {
+                said_agrees(s, second, said, outputs, *invalid)
+                    && (layout.names.iter().zip(vals)).all(|(n, v)| {
+                        let Some(&c) = cell_of.get(n.as_str()) else {
+                            return true;
+                        };
+                        temps.contains(n)
+                            || matches!(s.roles[c], Role::Temp | Role::Unused)
+                            || matches!(v, Val::Known(x) if *x == to_second(c, post[c]))
+                    })
+            }
             _ => false,
         },
         _ => false,
@@ -506,6 +513,32 @@ fn check_second(
         ok,
         "{here}: the compiled program ends {nat:?}, the second reading {live:?}"
     );
+}
+
+/// Whether what the second reading's step said (its output, nothing, or
+/// an invalid input) is what the compiled program printed.
+fn said_agrees(
+    s: &Subject,
+    second: &rigor::crosscheck::syntax::Program,
+    said: &Said,
+    outputs: &[String],
+    invalid: bool,
+) -> bool {
+    let (Val::Known(kind), Val::Known(value)) = (&said.kind, &said.value) else {
+        return false;
+    };
+    match (*kind, outputs) {
+        (Said::INVALID, []) => invalid,
+        (Said::SILENT, []) => !invalid,
+        (Said::OUTPUT, [printed]) if !invalid => {
+            if s.java {
+                usize::try_from(*value).is_ok_and(|k| second.strings.get(k) == Some(printed))
+            } else {
+                printed.trim() == value.to_string()
+            }
+        }
+        _ => false,
+    }
 }
 
 /// The box step from `values` as points against the native ending.

@@ -304,3 +304,116 @@ fn rers_2018_problem_13_through_the_default_pipeline() {
         }
     }
 }
+
+/// The LTL certificates of the C and Java programs: the abstraction's
+/// certificate with its claims and edges.
+fn ltl_cases() -> Vec<(PathBuf, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let mut out = vec![
+        (
+            root.join("ltl-silent/Problem952.c"),
+            root.join("ltl-silent/properties952.txt"),
+        ),
+        (
+            root.join("ltl-finite/Problem951.c"),
+            root.join("ltl-finite/constraints-Problem951.txt"),
+        ),
+    ];
+    if let Some(rers) = common::rers_dir() {
+        out.push((
+            rers.join("2012/Problem4.c"),
+            rers.join("2012/properties4.txt"),
+        ));
+        for ext in ["c", "java"] {
+            let dir = rers.join("2019/seq-ltl/Problem1");
+            out.push((
+                dir.join(format!("Problem1.{ext}")),
+                dir.join("constraints-Problem1.txt"),
+            ));
+        }
+    }
+    out
+}
+
+/// The certificate the LTL pipeline writes for `program` on `props`.
+fn ltl_certificate(program: &Path, props: &Path) -> Certificate {
+    let opts = rigor::check::ltl::LtlOptions {
+        abstraction: true,
+        certify: true,
+        keep_certificate: true,
+        ..Default::default()
+    };
+    let budget = Budget::unlimited().with_timeout(std::time::Duration::from_secs(120));
+    let (program, props) = (
+        program.to_str().expect("utf-8"),
+        props.to_str().expect("utf-8"),
+    );
+    let r = rigor::check::ltl::solve(program, props, &budget, &opts).expect("runs");
+    r.certificate
+        .unwrap_or_else(|| panic!("{program}: no certificate"))
+}
+
+/// The edges of an LTL certificate (which input, which output, into which
+/// region) are read by the second reading too: it accepts the pipeline's
+/// certificates, and on edges taken away, given another output or kind,
+/// or sent elsewhere, it agrees with the first checker, rejecting where
+/// the regions' graph no longer holds the program's steps.
+#[test]
+fn ltl_edges_are_checked_by_both_readings_alike() {
+    use rigor::certificate::EdgeStep;
+    let (mut accepted, mut rejected, mut tried) = (0, 0, 0);
+    for (program, props) in ltl_cases() {
+        let c = ltl_certificate(&program, &props);
+        assert!(!c.holds.is_empty(), "{}: no claims", program.display());
+        check(&program, &c).unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+        accepted += 1;
+        let p = rigor::frontend::load(program.to_str().expect("utf-8")).expect("loads");
+        let outputs: Vec<String> = p.outputs.iter().map(|o| o.name.clone()).collect();
+        let edges: Vec<(usize, usize)> = (c.regions.iter().enumerate())
+            .flat_map(|(k, r)| (0..r.edges.len()).map(move |j| (k, j)))
+            .collect();
+        // Up to 20 edges, spread over the certificate.
+        let stride = (edges.len() / 20).max(1);
+        for &(k, j) in edges.iter().step_by(stride) {
+            let e = c.regions[k].edges[j].clone();
+            let mut changes: Vec<Certificate> = Vec::new();
+            let mut removed = c.clone();
+            removed.regions[k].edges.remove(j);
+            changes.push(removed);
+            let other = match &e.step {
+                EdgeStep::Output(o) => (outputs.iter())
+                    .find(|x| *x != o)
+                    .map(|x| EdgeStep::Output(x.clone())),
+                EdgeStep::Invalid | EdgeStep::Unchanged => {
+                    outputs.first().cloned().map(EdgeStep::Output)
+                }
+                EdgeStep::Silent => Some(EdgeStep::Invalid),
+            };
+            if let Some(step) = other {
+                let mut relabeled = c.clone();
+                relabeled.regions[k].edges[j].step = step;
+                changes.push(relabeled);
+            }
+            let mut moved = c.clone();
+            moved.regions[k].edges[j].target = (e.target + 1) % c.regions.len();
+            changes.push(moved);
+            for bad in changes {
+                let first = rigor::certificate::check(&p, &bad, None).is_ok();
+                let second = check(&program, &bad);
+                assert_eq!(
+                    first,
+                    second.is_ok(),
+                    "{}: region {k}, edge {j} ({e:?}) changed: first {first}, second {second:?}",
+                    program.display()
+                );
+                tried += 1;
+                rejected += usize::from(!first);
+            }
+        }
+    }
+    eprintln!("{accepted} accepted, {rejected} of {tried} changes rejected");
+    assert!(
+        accepted >= 2 && rejected >= 20,
+        "{accepted} accepted, {rejected} of {tried} changes rejected"
+    );
+}

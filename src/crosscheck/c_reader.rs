@@ -21,6 +21,17 @@ const LOOP_STEP: &str = "main loop";
 /// The input's name where the step is `main`'s loop.
 const LOOP_INPUT: &str = "input read";
 
+/// The text of a string literal, without its quotes (escapes left as
+/// written).
+fn literal(e: &Entity) -> Option<String> {
+    let e = strip(e);
+    if e.get_kind() != EntityKind::StringLiteral {
+        return None;
+    }
+    let text = e.get_display_name()?;
+    Some(text.strip_prefix('"')?.strip_suffix('"')?.to_string())
+}
+
 /// The body of the loop of `main` (a `while` at its top level).
 fn main_loop<'tu>(main: &Entity<'tu>) -> Option<Entity<'tu>> {
     let body =
@@ -427,8 +438,29 @@ impl Reader<'_> {
                 }
                 _ => return Err(self.unsupported(e, "a `scanf` of this shape")),
             },
-            // Output: the values printed are evaluated (for their faults),
-            // the format and the stream are not.
+            // The output symbol: one int printed with `%d`.
+            "printf"
+                if args.len() == 2 && literal(&args[0]).is_some_and(|f| f.trim() == "%d\\n") =>
+            {
+                Stmt::Output(self.expr(&args[1])?)
+            }
+            // An invalid input, reported on `stderr` (the input printed
+            // with it is evaluated for its faults).
+            "fprintf"
+                if args
+                    .get(1)
+                    .and_then(literal)
+                    .is_some_and(|m| m.starts_with("Invalid input")) =>
+            {
+                let mut told = Vec::new();
+                for a in &args[2..] {
+                    told.push(Stmt::Effect(self.expr(a)?));
+                }
+                told.push(Stmt::Invalid);
+                Stmt::Block(told)
+            }
+            // Other output: the values printed are evaluated (for their
+            // faults), the format and the stream are not.
             "printf" | "fprintf" | "fflush" | "puts" | "putchar" => {
                 let mut effects = Vec::new();
                 for a in &args {

@@ -31,8 +31,57 @@ pub enum Ending {
     /// In a fault (the text says which).
     Fault(String),
     /// In this state, from which the run goes on (the step returned, or
-    /// threw an invalid input).
-    GoesOn(Vec<Val>),
+    /// threw an invalid input), having said what [`Said`] tells.
+    GoesOn(Vec<Val>, Said),
+}
+
+/// What a step said: its output symbol, nothing, or that its input was
+/// invalid. Values, so that paths merge as the state's values do.
+#[derive(Clone, Debug)]
+pub struct Said {
+    /// [`Said::SILENT`], [`Said::OUTPUT`] or [`Said::INVALID`].
+    pub kind: Val,
+    /// The output symbol's value, where the kind is [`Said::OUTPUT`].
+    pub value: Val,
+}
+
+impl Said {
+    /// Nothing said.
+    pub const SILENT: i32 = 0;
+    /// An output symbol.
+    pub const OUTPUT: i32 = 1;
+    /// An invalid input.
+    pub const INVALID: i32 = 2;
+
+    fn of(kind: i32) -> Said {
+        Said {
+            kind: Val::Known(kind),
+            value: Val::Known(0),
+        }
+    }
+
+    /// What a step that returned `v` said, in the 2012 reading of an
+    /// `int` step: -1 nothing, -2 an invalid input, else the output `v`.
+    fn returned(v: &Val) -> Said {
+        let is = |k: i32| v.compare(Cmp::Eq, &Val::Known(k));
+        let kind = is(-1).choose(
+            &Val::Known(Said::SILENT),
+            &is(-2).choose(&Val::Known(Said::INVALID), &Val::Known(Said::OUTPUT)),
+        );
+        Said {
+            kind,
+            value: v.clone(),
+        }
+    }
+
+    /// `a`'s where `c`, else `b`'s.
+    fn choose(c: &Cond, a: Said, b: &Said) -> Said {
+        let pick = |x: Val, y: &Val| if x.same(y) { x } else { c.choose(&x, y) };
+        Said {
+            kind: pick(a.kind, &b.kind),
+            value: pick(a.value, &b.value),
+        }
+    }
 }
 
 /// One way a step ends: the condition and the ending.
@@ -53,6 +102,8 @@ pub struct Flow {
     locals: Vec<(String, Val)>,
     /// When this path is taken.
     live: Cond,
+    /// What the step said so far.
+    said: Said,
 }
 
 /// What one symbolic step found.
@@ -107,12 +158,17 @@ impl<'p> Exec<'p> {
             vals: pre,
             locals: Vec::new(),
             live: Cond::Known(true),
+            said: Said::of(Said::SILENT),
         };
         let args = vec![vec![input]];
-        for (flow, _) in x.call(&program.step, vec![start], args)? {
+        for (flow, returned) in x.call(&program.step, vec![start], args)? {
+            let said = match &returned {
+                Some(v) => Said::returned(v),
+                None => flow.said,
+            };
             x.ends.push(End {
                 when: flow.live,
-                ending: Ending::GoesOn(flow.vals),
+                ending: Ending::GoesOn(flow.vals, said),
             });
         }
         Ok(Step {
@@ -296,12 +352,26 @@ impl<'p> Exec<'p> {
             }
             Stmt::Throw => {
                 for f in flows.drain(..) {
-                    self.end(f.live, Ending::GoesOn(f.vals));
+                    self.end(f.live, Ending::GoesOn(f.vals, Said::of(Said::INVALID)));
                 }
             }
             Stmt::Effect(e) => {
                 for f in &mut flows {
                     self.expr(e, f)?;
+                }
+            }
+            Stmt::Output(e) => {
+                for f in &mut flows {
+                    let value = self.expr(e, f)?;
+                    f.said = Said {
+                        kind: Val::Known(Said::OUTPUT),
+                        value,
+                    };
+                }
+            }
+            Stmt::Invalid => {
+                for f in &mut flows {
+                    f.said = Said::of(Said::INVALID);
                 }
             }
             Stmt::Skip => {}
@@ -556,6 +626,7 @@ fn dead() -> Flow {
         vals: Vec::new(),
         locals: Vec::new(),
         live: Cond::Known(false),
+        said: Said::of(Said::SILENT),
     }
 }
 
@@ -584,6 +655,7 @@ fn merge(a: Flow, b: Flow) -> Flow {
     Flow {
         vals,
         locals,
+        said: Said::choose(&c, a.said, &b.said),
         live: a.live.or(&b.live),
     }
 }

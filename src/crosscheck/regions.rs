@@ -11,18 +11,18 @@ use rayon::prelude::*;
 use z3::ast::{Bool, BV};
 use z3::{SatResult, Solver};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use z3::ast::{Ast, Dynamic};
 use z3::DeclKind;
 
 use super::cover::{self, Allowed};
-use super::exec::{Ending, Exec};
+use super::exec::{Ending, Exec, Said};
 use super::layout::{Layout, Slot};
 use super::syntax::Program;
-use super::value::{bv, Cond, Hull, Val};
+use super::value::{bv, Cmp, Cond, Hull, Val};
 use super::{Accepted, CrossError, Initiation};
-use crate::certificate::format::{Bound, Certificate, Var};
+use crate::certificate::format::{Bound, Certificate, Edge, EdgeStep, Var};
 
 /// A region's bounds and the congruences, by position of the state.
 #[derive(Clone, Debug)]
@@ -273,7 +273,27 @@ pub fn check(
             detail: "the initial state lies in no region".into(),
         });
     }
-    let inputs = program.input_classes();
+    let mut inputs = program.input_classes();
+    // With LTL claims, the steps must follow the regions' edges: each
+    // input symbol an edge reads is checked by its value, named.
+    let mut symbols: HashMap<i32, String> = HashMap::new();
+    if !c.holds.is_empty() {
+        for name in c.regions.iter().flat_map(|r| &r.edges).map(|e| &e.input) {
+            let value = program.symbol(name).ok_or_else(|| CrossError::Rejected {
+                obligation: "the edges".into(),
+                detail: format!("read input `{name}`, which the program has no value for"),
+            })?;
+            symbols.insert(value, name.clone());
+        }
+        if let Some(classes) = inputs.as_mut() {
+            classes.extend(
+                symbols
+                    .keys()
+                    .filter(|k| !classes.contains(k))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
     let stop = AtomicBool::new(false);
     let outcomes: Vec<Result<usize, CrossError>> = (0..inv.regions.len())
         .into_par_iter()
@@ -281,7 +301,11 @@ pub fn check(
             if stop.load(Ordering::Relaxed) {
                 return Ok(0);
             }
-            let got = region(program, &layout, &inv, c, r, inputs.as_deref(), deadline);
+            let at = Inputs {
+                classes: inputs.as_deref(),
+                symbols: &symbols,
+            };
+            let got = region(program, &layout, &inv, c, r, &at, deadline);
             if got.is_err() {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -304,6 +328,15 @@ const QUERY_MILLIS: u32 = 1000;
 /// How often a box may be cut in two, one way after the other.
 const MAX_CUTS: u32 = 24;
 
+/// The inputs a region's step is checked on.
+struct Inputs<'a> {
+    /// The values the step tells apart (`None`: every int, as one term).
+    classes: Option<&'a [i32]>,
+    /// With LTL claims, the symbol each input value stands for, whose
+    /// steps must follow the region's edges.
+    symbols: &'a HashMap<i32, String>,
+}
+
 /// The obligations of region `r`: how many were decided.
 fn region(
     program: &Program,
@@ -311,7 +344,7 @@ fn region(
     inv: &Invariant,
     c: &Certificate,
     r: usize,
-    inputs: Option<&[i32]>,
+    inputs: &Inputs,
     deadline: Option<Instant>,
 ) -> Result<usize, CrossError> {
     // The region's box: what it fixes is known, the rest are terms.
@@ -335,16 +368,21 @@ fn region(
         // An empty region: nothing to check.
         return Ok(0);
     }
-    let input_vals: Vec<Option<i32>> = match inputs {
+    let mut input_vals: Vec<Option<i32>> = match inputs.classes {
         Some(v) => v.iter().map(|&k| Some(k)).collect(),
         None => vec![None],
     };
+    if inputs.classes.is_none() {
+        input_vals.extend(inputs.symbols.keys().map(|&k| Some(k)));
+    }
     let boxes = Boxes {
         program,
         layout,
         inv,
         claimed: &c.unreachable,
         region: r,
+        edges: &c.regions[r].edges,
+        symbols: inputs.symbols,
         deadline,
     };
     let mut decided = 0;
@@ -361,6 +399,10 @@ struct Boxes<'a> {
     inv: &'a Invariant,
     claimed: &'a [u32],
     region: usize,
+    /// The region's edges, and the symbol of each input value they read
+    /// (empty without LTL claims).
+    edges: &'a [Edge],
+    symbols: &'a HashMap<i32, String>,
     deadline: Option<Instant>,
 }
 
@@ -403,26 +445,35 @@ impl Boxes<'_> {
                 }
                 Ending::Error(_) => continue,
                 Ending::Fault(what) => (format!("safety ({what})"), e.when.clone()),
-                Ending::GoesOn(vals) => {
-                    let next = &self.inv.regions[self.region].next;
-                    // The values' hulls alone, then the regions the hint
-                    // names: a smaller query, enough where the hint is
-                    // right.
-                    if self.inv.covers(vals, &pre, next) {
-                        decided += 1;
-                        continue;
-                    }
-                    if !next.is_empty() {
-                        let hinted = e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
-                        if self.holds(&solver, &hinted) {
+                Ending::GoesOn(vals, said) => {
+                    if let Some(name) = input.and_then(|k| self.symbols.get(&k)) {
+                        let along = self.along_edges(name, vals, said, &pre);
+                        (
+                            format!("consecution along the edges on `{name}`"),
+                            e.when.and(&along.not()),
+                        )
+                    } else {
+                        let next = &self.inv.regions[self.region].next;
+                        // The values' hulls alone, then the regions the hint
+                        // names: a smaller query, enough where the hint is
+                        // right.
+                        if self.inv.covers(vals, &pre, next) {
                             decided += 1;
                             continue;
                         }
+                        if !next.is_empty() {
+                            let hinted =
+                                e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
+                            if self.holds(&solver, &hinted) {
+                                decided += 1;
+                                continue;
+                            }
+                        }
+                        (
+                            "consecution".to_string(),
+                            e.when.and(&self.inv.contains(vals, &pre, None).not()),
+                        )
                     }
-                    (
-                        "consecution".to_string(),
-                        e.when.and(&self.inv.contains(vals, &pre, None).not()),
-                    )
                 }
             };
             decided += 1;
@@ -467,6 +518,40 @@ impl Boxes<'_> {
 
     /// Whether `bad` is shown impossible (no state of the box meets it);
     /// false also where z3 does not say.
+    /// The condition that a step on the symbol `name` from `pre`, which
+    /// said `said` and goes on in `vals`, is one of the region's edges: the
+    /// same input and output (or none, or an invalid input), into the
+    /// edge's target.
+    fn along_edges(&self, name: &str, vals: &[Val], said: &Said, pre: &[Val]) -> Cond {
+        let kind = |k: i32| said.kind.compare(Cmp::Eq, &Val::Known(k));
+        let mut any = Cond::Known(false);
+        for e in self.edges.iter().filter(|e| e.input == name) {
+            let reads = match &e.step {
+                EdgeStep::Output(o) => match self.program.symbol(o) {
+                    Some(v) => kind(Said::OUTPUT).and(&said.value.compare(Cmp::Eq, &Val::Known(v))),
+                    None => Cond::Known(false),
+                },
+                EdgeStep::Silent => kind(Said::SILENT),
+                EdgeStep::Invalid => kind(Said::INVALID),
+                EdgeStep::Unchanged => {
+                    let mut same = kind(Said::INVALID);
+                    for (v, w) in vals.iter().zip(pre) {
+                        if !v.same(w) {
+                            same = same.and(&v.compare(Cmp::Eq, w));
+                        }
+                    }
+                    same
+                }
+            };
+            if reads.is_false() || e.target >= self.inv.regions.len() {
+                continue;
+            }
+            let into = self.inv.contains(vals, pre, Some(&[e.target]));
+            any = any.or(&reads.and(&into));
+        }
+        any
+    }
+
     fn holds(&self, solver: &Solver, bad: &Cond) -> bool {
         match bad {
             Cond::Known(b) => !b,

@@ -166,6 +166,13 @@ pub enum Stmt {
     /// The expression is evaluated (for its faults) and nothing else
     /// happens: the values a program prints, an expression statement.
     Effect(Expr),
+    /// The step writes this value as its output symbol (C's
+    /// `printf("%d\n", v)`, Java's `System.out.println("X")` as the
+    /// string's number).
+    Output(Expr),
+    /// The step reports its input invalid (C's "Invalid input" message on
+    /// `stderr`) and goes on.
+    Invalid,
     /// Nothing (an empty statement).
     Skip,
 }
@@ -213,11 +220,13 @@ impl Stmt {
             | Stmt::Return(Some(e))
             | Stmt::Assert(e, _)
             | Stmt::Assume(e)
-            | Stmt::Effect(e) => expr(e, out),
+            | Stmt::Effect(e)
+            | Stmt::Output(e) => expr(e, out),
             Stmt::Local(_, None)
             | Stmt::Return(None)
             | Stmt::Error(_)
             | Stmt::Throw
+            | Stmt::Invalid
             | Stmt::Skip => {}
         }
     }
@@ -245,9 +254,36 @@ pub struct Program {
     /// The string literals, by their id (Java: strings are compared by
     /// content, and the checker gives each literal an int of its own).
     pub strings: Vec<String>,
+    /// How the program spells its input and output symbols.
+    pub symbols: Symbols,
+}
+
+/// How a program spells the symbols of its alphabets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Symbols {
+    /// As ints, letter by letter: 1 is `A`, 2 is `B`, ... (C).
+    #[default]
+    Letters,
+    /// As the strings themselves, by their number in
+    /// [`Program::strings`] (Java).
+    Strings,
 }
 
 impl Program {
+    /// The value that stands for the symbol `name` (`A`, `Z`, ...), if
+    /// the program can have it.
+    pub fn symbol(&self, name: &str) -> Option<i32> {
+        match self.symbols {
+            Symbols::Letters => match name.as_bytes() {
+                [c @ b'A'..=b'Z'] => Some(i32::from(c - b'A') + 1),
+                _ => None,
+            },
+            Symbols::Strings => {
+                (self.strings.iter().position(|s| s == name)).and_then(|k| i32::try_from(k).ok())
+            }
+        }
+    }
+
     /// The input values a step can tell apart: every constant the step's
     /// parameter is compared with for equality, and one value compared
     /// with nothing (standing for every other input). `None` when the
@@ -406,10 +442,12 @@ impl Writes<'_> {
                 args.iter().for_each(|a| self.reads(a, written));
                 self.call(f, written);
             }
-            Stmt::Return(Some(e)) | Stmt::Assert(e, _) | Stmt::Assume(e) | Stmt::Effect(e) => {
-                self.reads(e, written)
-            }
-            Stmt::Return(None) | Stmt::Error(_) | Stmt::Throw | Stmt::Skip => {}
+            Stmt::Return(Some(e))
+            | Stmt::Assert(e, _)
+            | Stmt::Assume(e)
+            | Stmt::Effect(e)
+            | Stmt::Output(e) => self.reads(e, written),
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Throw | Stmt::Invalid | Stmt::Skip => {}
         }
     }
 }
@@ -451,11 +489,13 @@ impl Uses<'_> {
             Stmt::Call(f, args, _) => self.args(f, args, p),
             // Evaluating a variable does nothing: the input passed to
             // `printf`, say.
-            Stmt::Effect(Expr::Name(_)) => {}
-            Stmt::Return(Some(e)) | Stmt::Assert(e, _) | Stmt::Assume(e) | Stmt::Effect(e) => {
-                self.expr(e, p)
-            }
-            Stmt::Return(None) | Stmt::Error(_) | Stmt::Throw | Stmt::Skip => {}
+            Stmt::Effect(Expr::Name(_)) | Stmt::Output(Expr::Name(_)) => {}
+            Stmt::Return(Some(e))
+            | Stmt::Assert(e, _)
+            | Stmt::Assume(e)
+            | Stmt::Effect(e)
+            | Stmt::Output(e) => self.expr(e, p),
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Throw | Stmt::Invalid | Stmt::Skip => {}
         }
     }
 

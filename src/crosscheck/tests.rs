@@ -31,7 +31,7 @@ fn step(p: &Program, input: i32) -> Vec<(String, Option<Vec<i32>>)> {
             match e.ending {
                 Ending::Error(n) => (format!("error {n}"), None),
                 Ending::Fault(f) => (format!("fault {f}"), None),
-                Ending::GoesOn(v) => (
+                Ending::GoesOn(v, _) => (
                     "goes on".into(),
                     Some(
                         v.iter()
@@ -233,4 +233,59 @@ fn java_constructs_it_does_not_read_are_located_errors() {
     }
     let e = java_reader::read_text("P.java", &class("    x = 1;"), &[]).expect_err("no table");
     assert!(e.to_string().contains("which string"), "{e}");
+}
+
+/// What one step from the initial state on `input` said: its kind and
+/// value (both known).
+fn said(p: &Program, input: i32) -> (i32, i32) {
+    let layout = Layout::of(p).expect("layout");
+    let pre: Vec<Val> = layout.initial.iter().map(|&k| Val::Known(k)).collect();
+    let ends = Exec::run(p, &layout, pre, Val::Known(input))
+        .expect("runs")
+        .ends;
+    assert_eq!(ends.len(), 1);
+    match &ends[0].ending {
+        Ending::GoesOn(
+            _,
+            exec::Said {
+                kind: Val::Known(k),
+                value: Val::Known(v),
+            },
+        ) => (*k, *v),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn outputs_and_invalid_inputs_are_read() {
+    use exec::Said;
+    // 2014 and later: `printf("%d\n", k)` and the "Invalid input" message.
+    let p = read_c(
+        "#include <stdio.h>\n\
+         int a = 1; int cf = 1;\n\
+         void calculate_output(int input) {\n\
+           cf = 1;\n\
+           if (input == 1 && a == 1) { cf = 0; a = 2; printf(\"%d\\n\", 22); fflush(stdout); }\n\
+           if (input == 2) { cf = 0; printf(\"%d\\n\", a + 20); }\n\
+           if (cf == 1) fprintf(stderr, \"Invalid input: %d\\n\", input);\n\
+         }\n\
+         int main() { while (1) { int input; scanf(\"%d\", &input); calculate_output(input); } }\n",
+    );
+    assert_eq!(said(&p, 1), (Said::OUTPUT, 22));
+    assert_eq!(said(&p, 2), (Said::OUTPUT, 21));
+    assert_eq!(said(&p, 3).0, Said::INVALID);
+    assert_eq!(p.symbol("V"), Some(22));
+    // 2012: the step returns its output, -1 for none, -2 for invalid.
+    let p = read_c(
+        "int a = 1;\n\
+         int calculate_output(int input) {\n\
+           if (input == 1) { a = 2; return 25; }\n\
+           if (input == 2) { return -1; }\n\
+           return -2;\n\
+         }\n\
+         int main() { while (1) { int input; scanf(\"%d\", &input); calculate_output(input); } }\n",
+    );
+    assert_eq!(said(&p, 1), (Said::OUTPUT, 25));
+    assert_eq!(said(&p, 2).0, Said::SILENT);
+    assert_eq!(said(&p, 3).0, Said::INVALID);
 }

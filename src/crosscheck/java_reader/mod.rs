@@ -19,7 +19,9 @@ mod expr;
 
 use tree_sitter::{Node, Parser};
 
-use super::syntax::{At, Binary, Expr, Function, Global, GlobalInit, Place, Program, Stmt, Unary};
+use super::syntax::{
+    At, Binary, Expr, Function, Global, GlobalInit, Place, Program, Stmt, Symbols, Unary,
+};
 use super::ReadError;
 use expr::{arithmetic, binary_op};
 
@@ -123,6 +125,7 @@ pub fn read_text(path: &str, text: &str, strings: &[(i64, String)]) -> Result<Pr
     r.methods = methods.keys().map(|s| s.to_string()).collect();
     let reassigned = wholly_assigned(body, text);
     let mut program = Program {
+        symbols: Symbols::Strings,
         step: STEP.to_string(),
         ..Program::default()
     };
@@ -562,7 +565,7 @@ impl<'a> Reader<'a> {
         match (object, name, args.as_slice()) {
             (Some("System.out"), "println", [a]) if a.kind() == "string_literal" => {
                 let s = self.string_literal(*a)?;
-                Ok(Stmt::Effect(Expr::Const(self.string(&s))))
+                Ok(Stmt::Output(Expr::Const(self.string(&s))))
             }
             (Some("Errors"), "__VERIFIER_error", [a]) => match self.typed(*a, Ty::Int)? {
                 Expr::Const(n) if n >= 0 => Ok(Stmt::Error(n as u32)),
