@@ -93,6 +93,11 @@ fn the_abstractions_ltl_certificates_are_accepted_and_true() {
         assert_eq!(back, cert);
         check(&program, &cert).unwrap_or_else(|e| panic!("{program}: {e}"));
         assert!(r.certificate_seconds.is_some(), "{program}: not certified");
+        assert!(
+            r.second_reading_seconds.is_some(),
+            "{program}: no second reading: {:?}",
+            r.notes
+        );
         // Each claim holds: by the truth file, or by the explicit check.
         let truth = truth.unwrap_or_else(|| {
             let explicit = ltl(&program, &props, false);

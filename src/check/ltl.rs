@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::certify::PendingCheck;
 use super::InputError;
-use crate::certificate::{Certificate, CheckError, Checked};
+use crate::certificate::{Certificate, CheckError, Checked, SecondReading};
 use crate::engine::Machine;
 use crate::explore::{explore_checkpointed, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
@@ -63,6 +63,9 @@ pub struct LtlReport {
     pub certificate_seconds: Option<f64>,
     /// Why the abstraction's certificate was not accepted, if so.
     pub certificate_note: Option<String>,
+    /// Seconds the second, independent reading of the program took to
+    /// accept the certificate (C and Java programs).
+    pub second_reading_seconds: Option<f64>,
     /// The abstraction's certificate of the properties it proved, when
     /// asked for ([`LtlOptions::keep_certificate`]).
     #[serde(skip)]
@@ -183,6 +186,14 @@ fn apply_certification(
     let claims: Vec<(&String, Result<(), CheckError>)> = match (cert, check) {
         (Some(cert), Some(Ok((c, claims)))) => {
             r.certificate_seconds = Some(c.seconds);
+            match c.second_reading {
+                SecondReading::Accepted { seconds } => r.second_reading_seconds = Some(seconds),
+                SecondReading::Undecided { why } => r.notes.push(format!(
+                    "the second, independent reading of the program did not decide the \
+                     abstraction's certificate ({why}); its properties rest on the first check"
+                )),
+                SecondReading::NotRun => {}
+            }
             cert.holds.iter().zip(claims).collect()
         }
         (Some(cert), Some(Err(e))) => {
@@ -305,10 +316,19 @@ fn solve_recorded(
     // The independent check of the certificate runs beside the
     // exploration, until the run's deadline.
     let check_deadline = super::certify::check_deadline(budget);
+    // Its second reading (C and Java) gets a share of the time
+    // (`second_reading_deadline`); a rejection withdraws every claim.
     let checker = (cert.as_ref()).filter(|_| opts.certify).map(|c| {
-        let (p, c) = (p.clone(), c.clone());
+        let (p, c, path) = (p.clone(), c.clone(), program.to_string());
         PendingCheck::start(move || {
-            super::certify::check_claims(&p, &c, invalid_continues, check_deadline)
+            let start = std::time::Instant::now();
+            let (checked, claims) =
+                super::certify::check_claims(&p, &c, invalid_continues, check_deadline)?;
+            let second = super::certify::second_reading_deadline(start.elapsed(), check_deadline);
+            let required = crate::crosscheck::Initiation::Required;
+            let checked =
+                super::certify::second_reading(&path, &c, checked, required, second, false)?;
+            Ok((checked, claims))
         })
     });
     // The exploration steps back for the check while it runs
@@ -564,6 +584,7 @@ impl LtlReport {
             abstraction,
             certificate_seconds: None,
             certificate_note: None,
+            second_reading_seconds: None,
             certificate: None,
             progress: Vec::new(),
             notes: Vec::new(),

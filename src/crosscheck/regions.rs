@@ -157,6 +157,24 @@ impl Invariant {
         cover::covered(&post, &self.allowed, first)
     }
 
+    /// Whether every state the hulls of `vals` allow, after a step from
+    /// `pre`, lies in region `target` alone; `false` where the hulls
+    /// cannot tell.
+    fn covers_in(&self, vals: &[Val], pre: &[Val], target: usize) -> bool {
+        let Some(region) = self.allowed.get(target) else {
+            return false;
+        };
+        let congruent = self.congruences.iter().all(|&(at, m, r)| {
+            vals[at].same(&pre[at])
+                || (vals[at].hull().values()).is_some_and(|v| {
+                    v.iter()
+                        .all(|&k| (k as i64).rem_euclid(m as i64) == r as i64)
+                })
+        });
+        let post: Vec<Hull> = vals.iter().map(Val::hull).collect();
+        congruent && cover::covered(&post, std::slice::from_ref(region), &[0])
+    }
+
     /// The condition that the state `vals`, after a step from `pre` (whose
     /// congruences hold), lies in the invariant; in one of the regions
     /// `among` only, where given.
@@ -412,14 +430,17 @@ impl Boxes<'_> {
     /// box in two along its widest variable, up to [`MAX_CUTS`] deep.
     fn check(&self, hulls: &[Hull], input: Option<i32>, cuts: u32) -> Result<usize, CrossError> {
         let layout = self.layout;
-        let solver = super::solver(self.deadline, Some(QUERY_MILLIS));
+        // What the box says of its states; a solver gets them only once a
+        // query needs one (most boxes are decided on their values, and a
+        // solver is not cheap to make).
+        let mut facts = Vec::new();
         let mut pre = Vec::with_capacity(hulls.len());
         for (h, name) in hulls.iter().zip(&layout.names) {
             let v = match h.values() {
                 Some([k]) => Val::Known(*k),
                 _ => {
                     let t = BV::new_const(format!("pre.{name}"), 32);
-                    solver.assert(hull_constraint(&t, h));
+                    facts.push(hull_constraint(&t, h));
                     Val::Term(t, h.clone())
                 }
             };
@@ -429,9 +450,17 @@ impl Boxes<'_> {
             match &pre[at] {
                 Val::Known(k) if (*k as i64).rem_euclid(m as i64) != rest as i64 => return Ok(0),
                 Val::Known(_) => {}
-                Val::Term(t, _) => solver.assert(t.bvsmod(bv(m)).eq(bv(rest))),
+                Val::Term(t, _) => facts.push(t.bvsmod(bv(m)).eq(bv(rest))),
             }
         }
+        let made = std::cell::OnceCell::new();
+        let solver = || {
+            made.get_or_init(|| {
+                let solver = super::solver(self.deadline, Some(QUERY_MILLIS));
+                facts.iter().for_each(|f| solver.assert(f));
+                solver
+            })
+        };
         let input_val = match input {
             Some(k) => Val::Known(k),
             None => Val::Term(BV::new_const("input", 32), Hull::ANY),
@@ -447,6 +476,10 @@ impl Boxes<'_> {
                 Ending::Fault(what) => (format!("safety ({what})"), e.when.clone()),
                 Ending::GoesOn(vals, said) => {
                     if let Some(name) = input.and_then(|k| self.symbols.get(&k)) {
+                        if self.along_an_edge_by_hulls(name, vals, said, &pre) {
+                            decided += 1;
+                            continue;
+                        }
                         let along = self.along_edges(name, vals, said, &pre);
                         (
                             format!("consecution along the edges on `{name}`"),
@@ -464,7 +497,7 @@ impl Boxes<'_> {
                         if !next.is_empty() {
                             let hinted =
                                 e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
-                            if self.holds(&solver, &hinted) {
+                            if self.holds(solver(), &hinted) {
                                 decided += 1;
                                 continue;
                             }
@@ -484,11 +517,12 @@ impl Boxes<'_> {
                 }
                 Cond::Term(t) => t,
             };
+            let solver = solver();
             solver.push();
             solver.assert(t);
             let got = solver.check();
             if got == SatResult::Sat {
-                let state = witness(&solver, layout, &pre);
+                let state = witness(solver, layout, &pre);
                 return Err(self.rejected(input, obligation, state));
             }
             solver.pop(1);
@@ -505,9 +539,14 @@ impl Boxes<'_> {
                     }
                     _ => Err(CrossError::Undecided {
                         why: format!(
-                            "z3 gave no answer on region {}, input {}",
+                            "z3 gave no answer on region {}, input {}{}",
                             self.region,
-                            describe(input)
+                            describe(input),
+                            if past {
+                                " (the time given to the check ran out)"
+                            } else {
+                                ""
+                            }
                         ),
                     }),
                 };
@@ -518,6 +557,27 @@ impl Boxes<'_> {
 
     /// Whether `bad` is shown impossible (no state of the box meets it);
     /// false also where z3 does not say.
+    /// Whether the values alone show that a step on the symbol `name`
+    /// from `pre`, which said `said` and goes on in `vals`, follows one
+    /// edge: its output known to be the edge's, its state inside the
+    /// edge's target by the hulls.
+    fn along_an_edge_by_hulls(&self, name: &str, vals: &[Val], said: &Said, pre: &[Val]) -> bool {
+        let (Val::Known(kind), Val::Known(value)) = (&said.kind, &said.value) else {
+            return false;
+        };
+        self.edges.iter().filter(|e| e.input == name).any(|e| {
+            let reads = match &e.step {
+                EdgeStep::Output(o) => {
+                    *kind == Said::OUTPUT && self.program.symbol(o) == Some(*value)
+                }
+                EdgeStep::Silent => *kind == Said::SILENT,
+                EdgeStep::Invalid => *kind == Said::INVALID,
+                EdgeStep::Unchanged => false,
+            };
+            reads && self.inv.covers_in(vals, pre, e.target)
+        })
+    }
+
     /// The condition that a step on the symbol `name` from `pre`, which
     /// said `said` and goes on in `vals`, is one of the region's edges: the
     /// same input and output (or none, or an invalid input), into the
