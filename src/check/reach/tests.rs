@@ -89,23 +89,29 @@ fn a_spent_budget_pumps_nothing() {
     assert!(early_witnesses(&p, &m, &g, &interrupted, None).is_empty());
 }
 
+/// reach-arith's program, its path, its certificate, and a pruned search
+/// whose states lie in every region.
+fn pruned_everywhere() -> (Arc<Program>, String, Certificate, Pruned) {
+    let (p, m, g) = bundled("reach-arith/Problem902.c");
+    let path = format!(
+        "{}/problems/reach-arith/Problem902.c",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let c = certificate_of(&p, &m, &g);
+    let every = Pruned {
+        dead: (0..c.regions.len()).collect(),
+        outside: 0,
+    };
+    (Arc::new(p), path, c, every)
+}
+
 /// The certificate of a pruned search is decided on a thread of its own:
 /// an interrupted run still has it decided within the grace, a reachable
 /// label claimed is rejected, and pruned states outside their regions
 /// leave no certificate.
 #[test]
 fn a_pruning_certificate_is_decided_even_after_an_interrupt() {
-    let (p, m, g) = bundled("reach-arith/Problem902.c");
-    let path = format!(
-        "{}/problems/reach-arith/Problem902.c",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let p = Arc::new(p);
-    let c = certificate_of(&p, &m, &g);
-    let every = Pruned {
-        dead: (0..c.regions.len()).collect(),
-        outside: 0,
-    };
+    let (p, path, c, every) = pruned_everywhere();
     let claimed = c.unreachable.clone();
     assert!(!claimed.is_empty());
     let (interrupted, interrupt) = Budget::unlimited().cancellable();
@@ -136,17 +142,7 @@ fn a_pruning_certificate_is_decided_even_after_an_interrupt() {
 /// accepts it.
 #[test]
 fn a_pruning_certificate_gets_the_second_reading() {
-    let (p, m, g) = bundled("reach-arith/Problem902.c");
-    let path = format!(
-        "{}/problems/reach-arith/Problem902.c",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let p = Arc::new(p);
-    let c = certificate_of(&p, &m, &g);
-    let every = Pruned {
-        dead: (0..c.regions.len()).collect(),
-        outside: 0,
-    };
+    let (p, path, c, every) = pruned_everywhere();
     let text = std::fs::read_to_string(&path).expect("readable");
     let rule = "x = -x;";
     assert!(text.contains(rule), "the rule to change");
