@@ -18,6 +18,7 @@
 pub mod c_reader;
 pub mod cover;
 pub mod exec;
+mod invariant;
 pub mod java_reader;
 pub mod layout;
 pub mod regions;
