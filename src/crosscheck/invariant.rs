@@ -3,10 +3,10 @@
 //! congruences, and whether a state (known, or a step's values) lies in
 //! it.
 
-use super::cover::{self, Allowed};
-use super::layout::{Layout, Slot};
 use z3::ast::Bool;
 
+use super::cover::{self, Allowed};
+use super::layout::{Layout, Slot};
 use super::value::{bv, Cond, Hull, Val};
 use super::CrossError;
 use crate::certificate::format::{Bound, Certificate, Var};
@@ -130,18 +130,24 @@ impl Invariant {
             })
     }
 
-    /// Whether every state the hulls of `vals` allow, after a step from
-    /// `pre` (whose congruences hold), lies in the invariant: the regions
-    /// `first` tried first. `false` where the hulls cannot tell.
-    pub(super) fn covers(&self, vals: &[Val], pre: &[Val], first: &[usize]) -> bool {
-        let congruent = self.congruences.iter().all(|&(at, m, r)| {
+    /// Whether the congruences hold after a step from `pre` (where they
+    /// hold) to `vals`, by the hulls alone: a value the step left alone
+    /// keeps its own.
+    fn congruent_by_hulls(&self, vals: &[Val], pre: &[Val]) -> bool {
+        self.congruences.iter().all(|&(at, m, r)| {
             vals[at].same(&pre[at])
                 || (vals[at].hull().values()).is_some_and(|v| {
                     v.iter()
                         .all(|&k| (k as i64).rem_euclid(m as i64) == r as i64)
                 })
-        });
-        if !congruent {
+        })
+    }
+
+    /// Whether every state the hulls of `vals` allow, after a step from
+    /// `pre` (whose congruences hold), lies in the invariant: the regions
+    /// `first` tried first. `false` where the hulls cannot tell.
+    pub(super) fn covers(&self, vals: &[Val], pre: &[Val], first: &[usize]) -> bool {
+        if !self.congruent_by_hulls(vals, pre) {
             return false;
         }
         let post: Vec<Hull> = vals.iter().map(Val::hull).collect();
@@ -155,15 +161,11 @@ impl Invariant {
         let Some(region) = self.allowed.get(target) else {
             return false;
         };
-        let congruent = self.congruences.iter().all(|&(at, m, r)| {
-            vals[at].same(&pre[at])
-                || (vals[at].hull().values()).is_some_and(|v| {
-                    v.iter()
-                        .all(|&k| (k as i64).rem_euclid(m as i64) == r as i64)
-                })
-        });
+        if !self.congruent_by_hulls(vals, pre) {
+            return false;
+        }
         let post: Vec<Hull> = vals.iter().map(Val::hull).collect();
-        congruent && cover::covered(&post, std::slice::from_ref(region), &[0])
+        cover::covered(&post, std::slice::from_ref(region), &[0])
     }
 
     /// The condition that the state `vals`, after a step from `pre` (whose

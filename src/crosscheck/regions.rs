@@ -315,22 +315,12 @@ impl Boxes<'_> {
     /// false also where z3 does not say.
     /// Whether the values alone show that a step on the symbol `name`
     /// from `pre`, which said `said` and goes on in `vals`, follows one
-    /// edge: its output known to be the edge's, its state inside the
+    /// edge: what it said known to be the edge's, its state inside the
     /// edge's target by the hulls.
     fn along_an_edge_by_hulls(&self, name: &str, vals: &[Val], said: &Said, pre: &[Val]) -> bool {
-        let (Val::Known(kind), Val::Known(value)) = (&said.kind, &said.value) else {
-            return false;
-        };
-        self.edges.iter().filter(|e| e.input == name).any(|e| {
-            let reads = match &e.step {
-                EdgeStep::Output(o) => {
-                    *kind == Said::OUTPUT && self.program.symbol(o) == Some(*value)
-                }
-                EdgeStep::Silent => *kind == Said::SILENT,
-                EdgeStep::Invalid => *kind == Said::INVALID,
-                EdgeStep::Unchanged => false,
-            };
-            reads && self.inv.covers_in(vals, pre, e.target)
+        (self.edges.iter().filter(|e| e.input == name)).any(|e| {
+            matches!(self.reads(&e.step, vals, said, pre), Cond::Known(true))
+                && self.inv.covers_in(vals, pre, e.target)
         })
     }
 
@@ -339,26 +329,9 @@ impl Boxes<'_> {
     /// same input and output (or none, or an invalid input), into the
     /// edge's target.
     fn along_edges(&self, name: &str, vals: &[Val], said: &Said, pre: &[Val]) -> Cond {
-        let kind = |k: i32| said.kind.compare(Cmp::Eq, &Val::Known(k));
         let mut any = Cond::Known(false);
         for e in self.edges.iter().filter(|e| e.input == name) {
-            let reads = match &e.step {
-                EdgeStep::Output(o) => match self.program.symbol(o) {
-                    Some(v) => kind(Said::OUTPUT).and(&said.value.compare(Cmp::Eq, &Val::Known(v))),
-                    None => Cond::Known(false),
-                },
-                EdgeStep::Silent => kind(Said::SILENT),
-                EdgeStep::Invalid => kind(Said::INVALID),
-                EdgeStep::Unchanged => {
-                    let mut same = kind(Said::INVALID);
-                    for (v, w) in vals.iter().zip(pre) {
-                        if !v.same(w) {
-                            same = same.and(&v.compare(Cmp::Eq, w));
-                        }
-                    }
-                    same
-                }
-            };
+            let reads = self.reads(&e.step, vals, said, pre);
             if reads.is_false() || e.target >= self.inv.regions.len() {
                 continue;
             }
@@ -366,6 +339,30 @@ impl Boxes<'_> {
             any = any.or(&reads.and(&into));
         }
         any
+    }
+
+    /// The condition that a step from `pre` that said `said` and goes on
+    /// in `vals` is what an edge's `step` says: the same output, none, an
+    /// invalid input, or one that leaves every value as it was.
+    fn reads(&self, step: &EdgeStep, vals: &[Val], said: &Said, pre: &[Val]) -> Cond {
+        let kind = |k: i32| said.kind.compare(Cmp::Eq, &Val::Known(k));
+        match step {
+            EdgeStep::Output(o) => match self.program.symbol(o) {
+                Some(v) => kind(Said::OUTPUT).and(&said.value.compare(Cmp::Eq, &Val::Known(v))),
+                None => Cond::Known(false),
+            },
+            EdgeStep::Silent => kind(Said::SILENT),
+            EdgeStep::Invalid => kind(Said::INVALID),
+            EdgeStep::Unchanged => {
+                let mut same = kind(Said::INVALID);
+                for (v, w) in vals.iter().zip(pre) {
+                    if !v.same(w) {
+                        same = same.and(&v.compare(Cmp::Eq, w));
+                    }
+                }
+                same
+            }
+        }
     }
 
     fn holds(&self, solver: &Solver, bad: &Cond) -> bool {
