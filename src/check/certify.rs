@@ -170,6 +170,24 @@ pub fn second_reading(
     Ok(checked)
 }
 
+/// What a report says of the second reading of the abstraction's
+/// certificate: the seconds it took to accept it, or the note that it did
+/// not decide and that `what` (its labels, its properties) rest on the
+/// first check.
+pub fn second_reading_outcome(r: &SecondReading, what: &str) -> (Option<f64>, Option<String>) {
+    match r {
+        SecondReading::Accepted { seconds } => (Some(*seconds), None),
+        SecondReading::Undecided { why } => (
+            None,
+            Some(format!(
+                "the second, independent reading of the program did not decide the \
+                 abstraction's certificate ({why}); {what} rest on the first check"
+            )),
+        ),
+        SecondReading::NotRun => (None, None),
+    }
+}
+
 /// Checks every claim of `c` on `p`: the obligations of the invariant and
 /// its edges ([`crate::certificate::check`]), then each LTL claim on the
 /// regions' graph, whose runs include the program's (an invalid input goes

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::certify::PendingCheck;
 use super::InputError;
-use crate::certificate::{Certificate, CheckError, Checked, SecondReading};
+use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{explore_checkpointed, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
@@ -186,14 +186,10 @@ fn apply_certification(
     let claims: Vec<(&String, Result<(), CheckError>)> = match (cert, check) {
         (Some(cert), Some(Ok((c, claims)))) => {
             r.certificate_seconds = Some(c.seconds);
-            match c.second_reading {
-                SecondReading::Accepted { seconds } => r.second_reading_seconds = Some(seconds),
-                SecondReading::Undecided { why } => r.notes.push(format!(
-                    "the second, independent reading of the program did not decide the \
-                     abstraction's certificate ({why}); its properties rest on the first check"
-                )),
-                SecondReading::NotRun => {}
-            }
+            let (seconds, note) =
+                super::certify::second_reading_outcome(&c.second_reading, "its properties");
+            r.second_reading_seconds = seconds;
+            r.notes.extend(note);
             cert.holds.iter().zip(claims).collect()
         }
         (Some(cert), Some(Err(e))) => {

@@ -273,16 +273,10 @@ fn apply_certification(
     }
     if let Some(Ok(c)) = check {
         r.certificate_seconds = Some(c.seconds);
-        match &c.second_reading {
-            crate::certificate::SecondReading::Accepted { seconds } => {
-                r.second_reading_seconds = Some(*seconds)
-            }
-            crate::certificate::SecondReading::Undecided { why } => r.notes.push(format!(
-                "the second, independent reading of the program did not decide the \
-                 abstraction's certificate ({why}); its labels rest on the first check"
-            )),
-            crate::certificate::SecondReading::NotRun => {}
-        }
+        let (seconds, note) =
+            super::certify::second_reading_outcome(&c.second_reading, "its labels");
+        r.second_reading_seconds = seconds;
+        r.notes.extend(note);
     }
 }
 
