@@ -1,16 +1,12 @@
-//! Certificates that are one inductive invariant: a formula over the
-//! variables the step may change ([`crate::smt::Frame`]) that holds
-//! initially, is kept by every step that goes on, and rules out every
-//! step to a claimed label or a fault. The invariant engine
-//! ([`crate::horn`]) writes them; [`check_invariant`] decides them with
-//! three plain SMT queries on the checker's own encoding of the step.
-//!
-//! Text form: comment lines `; rigor invariant certificate` and
-//! `; unreachable 3 17 42`, then the formula, one SMT-LIB term over the
-//! bit-vector constants `|pre.a17|`, `|pre.a5[3]|` of the frame (32 bits
-//! each). The checker declares those constants itself and reads the term
-//! as one assertion: a term that names anything else, or that is not one
-//! balanced term, is rejected.
+//! The first check of an invariant certificate
+//! ([`InvariantCertificate`]): a formula over the variables the step may
+//! change ([`crate::smt::Frame`]) that holds initially, is kept by every
+//! step that goes on, and rules out every step to a claimed label or a
+//! fault. [`check_invariant`] decides it with three plain SMT queries on
+//! the provers' encoding of the step ([`crate::smt`]); the second,
+//! independent reading is [`crate::crosscheck::check_invariant`]. The
+//! checker declares the frame's constants itself and reads the term as
+//! one assertion: a term that names anything else is rejected.
 
 use std::time::Instant;
 
@@ -18,107 +14,9 @@ use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
 use super::check::{CheckError, Checked, Obligation};
-use super::format::FormatError;
+use super::format::invariant::{one_term, InvariantCertificate};
 use crate::ir::Program;
 use crate::smt::Frame;
-use crate::source::Diagnostic;
-
-/// First line of the text form.
-const HEADER: &str = "; rigor invariant certificate";
-
-/// Labels line of the text form.
-const UNREACHABLE: &str = "; unreachable";
-
-/// An inductive invariant and the labels it proves unreachable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvariantCertificate {
-    /// The labels claimed unreachable.
-    pub unreachable: Vec<u32>,
-    /// The invariant: one SMT-LIB term over the frame's variables.
-    pub formula: String,
-}
-
-impl InvariantCertificate {
-    /// The text form.
-    pub fn to_text(&self) -> String {
-        let labels: Vec<String> = self.unreachable.iter().map(u32::to_string).collect();
-        format!(
-            "{HEADER}\n{UNREACHABLE} {}\n{}\n",
-            labels.join(" "),
-            self.formula
-        )
-    }
-
-    /// Whether `text` is meant as an invariant certificate (its first line).
-    pub fn is_invariant_text(text: &str) -> bool {
-        text.trim_start().starts_with(HEADER)
-    }
-
-    /// Reads the text form (of the file `file`, for messages).
-    pub fn parse(text: &str, file: &str) -> Result<InvariantCertificate, FormatError> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let bad = |line: usize, what: &str| {
-            FormatError(Diagnostic::at(file, line as u32 + 1, 1, what.to_string()))
-        };
-        match lines.next() {
-            Some((_, l)) if l.trim() == HEADER => {}
-            Some((n, _)) => return Err(bad(n, "expected `; rigor invariant certificate`")),
-            None => return Err(bad(0, "empty certificate")),
-        }
-        let (n, l) = lines
-            .next()
-            .ok_or_else(|| bad(1, "expected `; unreachable`"))?;
-        let rest = (l.trim().strip_prefix(UNREACHABLE))
-            .ok_or_else(|| bad(n, "expected `; unreachable` and the labels"))?;
-        let unreachable = (rest.split_whitespace())
-            .map(|w| w.parse::<u32>().map_err(|_| bad(n, "a label is a number")))
-            .collect::<Result<Vec<u32>, FormatError>>()?;
-        let formula: Vec<&str> = lines.map(|(_, l)| l).collect();
-        let formula = formula.join("\n");
-        if !one_term(&formula) {
-            return Err(bad(
-                n + 1,
-                "the invariant must be one balanced SMT-LIB term",
-            ));
-        }
-        Ok(InvariantCertificate {
-            unreachable,
-            formula,
-        })
-    }
-}
-
-/// Whether `s` is one term: an atom, or one parenthesised list that
-/// closes at its very end (so that, wrapped in an assertion, it cannot
-/// close the assertion and issue commands of its own).
-fn one_term(s: &str) -> bool {
-    let s = s.trim();
-    if !s.starts_with('(') {
-        let atom = |c: char| c.is_alphanumeric() || "_.-#".contains(c);
-        return !s.is_empty() && s.chars().all(atom);
-    }
-    let mut depth = 0i64;
-    let mut quoted = false;
-    for (i, c) in s.char_indices() {
-        match c {
-            '|' => quoted = !quoted,
-            _ if quoted => {}
-            '"' | ';' => return false,
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 && i + 1 != s.len() {
-                    return false;
-                }
-            }
-            _ => {}
-        }
-    }
-    depth == 0 && !quoted
-}
 
 /// Checks `c` against the program `p`: initiation, safety and consecution
 /// of its invariant, each one solver query, giving up at `deadline`.
@@ -227,37 +125,6 @@ mod tests {
             unreachable: labels.to_vec(),
             formula: formula.to_string(),
         }
-    }
-
-    #[test]
-    fn one_term_accepts_terms_and_nothing_more() {
-        assert!(one_term("true"));
-        assert!(one_term(" (and |pre.a1| (bvsle |pre.a[2]| #x00000003)) "));
-        assert!(one_term("(= |pre.a)(| #x00000001)"));
-        assert!(!one_term(""));
-        assert!(!one_term("true false"));
-        assert!(!one_term("(and a b)) (assert false"));
-        assert!(!one_term("(and a b) (c)"));
-        assert!(!one_term("(and a (b)"));
-        assert!(!one_term("(and a b ; c)"));
-    }
-
-    #[test]
-    fn the_text_form_reads_back() {
-        let c = claim(&[1, 3], "(bvsle |pre.a1| #x00000003)");
-        let back = InvariantCertificate::parse(&c.to_text(), "c.inv").expect("parses");
-        assert_eq!(back, c);
-        assert!(InvariantCertificate::is_invariant_text(&c.to_text()));
-        let e = InvariantCertificate::parse(
-            "; rigor invariant certificate\n; unreachable x\ntrue",
-            "c.inv",
-        );
-        assert!(e.is_err());
-        let e = InvariantCertificate::parse(
-            "; rigor invariant certificate\n; unreachable 1\ntrue) (assert false",
-            "c.inv",
-        );
-        assert!(e.is_err());
     }
 
     /// Planted errors: each obligation rejects a wrong invariant.

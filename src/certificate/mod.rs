@@ -22,5 +22,6 @@ pub mod invariant;
 pub use check::{
     check, check_closed, CheckError, Checked, Counterexample, Obligation, SecondReading,
 };
+pub use format::invariant::InvariantCertificate;
 pub use format::{Bound, Certificate, Congruence, Edge, EdgeStep, FormatError, Region, Var};
-pub use invariant::{check_invariant, InvariantCertificate};
+pub use invariant::check_invariant;

@@ -112,7 +112,10 @@ pub fn solve(
     let text = crate::source::read_text(file)?;
     if InvariantCertificate::is_invariant_text(&text) {
         let cert = InvariantCertificate::parse(&text, file)?;
-        return Ok(crate::certificate::check_invariant(&p, &cert, deadline));
+        let checked = crate::certificate::check_invariant(&p, &cert, deadline);
+        return Ok(checked.and_then(|checked| {
+            second_reading_of_invariant(program, &cert, checked, deadline, true)
+        }));
     }
     let cert = Certificate::parse(&text, file)?;
     let invalid_continues = crate::ltl::check::invalid_continues(p.step_return);
@@ -145,7 +148,7 @@ pub fn has_second_reading(path: &str) -> bool {
 pub fn second_reading(
     path: &str,
     c: &Certificate,
-    mut checked: Checked,
+    checked: Checked,
     initiation: Initiation,
     deadline: Option<Instant>,
     strict: bool,
@@ -153,7 +156,35 @@ pub fn second_reading(
     if !has_second_reading(path) {
         return Ok(checked);
     }
-    match crate::crosscheck::check_regions(path, c, initiation, deadline) {
+    let read = crate::crosscheck::check_regions(path, c, initiation, deadline);
+    with_second_reading(checked, read, strict)
+}
+
+/// `checked`, with what the second, independent reading of the program
+/// at `path` says of the invariant certificate `c` (where it has a
+/// reading of the program), as [`second_reading`] tells it.
+pub fn second_reading_of_invariant(
+    path: &str,
+    c: &InvariantCertificate,
+    checked: Checked,
+    deadline: Option<Instant>,
+    strict: bool,
+) -> Result<Checked, CheckError> {
+    if !has_second_reading(path) {
+        return Ok(checked);
+    }
+    let read = crate::crosscheck::check_invariant(path, c, deadline);
+    with_second_reading(checked, read, strict)
+}
+
+/// `checked` with the second reading's outcome `read`: a rejection is an
+/// error, so is an undecided reading where `strict`, else it is told.
+fn with_second_reading(
+    mut checked: Checked,
+    read: Result<crate::crosscheck::Accepted, crate::crosscheck::CrossError>,
+    strict: bool,
+) -> Result<Checked, CheckError> {
+    match read {
         Ok(second) => {
             checked.obligations += second.obligations;
             checked.seconds += second.seconds;
@@ -170,8 +201,7 @@ pub fn second_reading(
     Ok(checked)
 }
 
-/// What a report says of the second reading of the abstraction's
-/// certificate: the seconds it took to accept it, or the note that it did
+/// What a report says of the second reading of a certificate: the seconds it took to accept it, or the note that it did
 /// not decide and that `what` (its labels, its properties) rest on the
 /// first check.
 pub fn second_reading_outcome(r: &SecondReading, what: &str) -> (Option<f64>, Option<String>) {
@@ -181,7 +211,7 @@ pub fn second_reading_outcome(r: &SecondReading, what: &str) -> (Option<f64>, Op
             None,
             Some(format!(
                 "the second, independent reading of the program did not decide the \
-                 abstraction's certificate ({why}); {what} rest on the first check"
+                 certificate of {what} ({why}); they rest on the first check"
             )),
         ),
         SecondReading::NotRun => (None, None),

@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
-use crate::certificate::{check_invariant, InvariantCertificate};
+use crate::certificate::{check_invariant, CheckError, Checked, InvariantCertificate};
 use crate::horn::{Prover, WorkerCommand};
 use crate::ir::Program;
 use crate::system::{Budget, Cancel};
@@ -47,8 +47,10 @@ impl PendingInvariants {
     /// has nothing left to look for. With `defer`, the engine steps back
     /// as the search does while the abstraction's certificate is checked
     /// (`system::priority`): that check settles every label it claims at
-    /// once. With `worker` (how to start one, and the program's file), each
-    /// query runs in a worker process ([`crate::horn::Prover::Worker`]).
+    /// once. `path` is the program's file, which the second reading of
+    /// each invariant reads ([`both_readings`]); with `worker` (how to
+    /// start one), each query runs in a worker process
+    /// ([`crate::horn::Prover::Worker`]).
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         p: &Arc<Program>,
@@ -58,13 +60,15 @@ impl PendingInvariants {
         sink: Option<VerdictSink>,
         search: Cancel,
         defer: bool,
-        worker: Option<(WorkerCommand, String)>,
+        path: &str,
+        worker: Option<WorkerCommand>,
     ) -> PendingInvariants {
         let stop = Arc::new(AtomicBool::new(false));
         let settled = Arc::new(Mutex::new(InvariantsFound::default()));
         let (p, budget) = (Arc::clone(p), budget.clone());
         let (halt, out) = (stop.clone(), settled.clone());
         let (send, done) = channel();
+        let path = path.to_string();
         std::thread::spawn(move || {
             if defer {
                 crate::system::priority::defer_this_thread();
@@ -78,6 +82,7 @@ impl PendingInvariants {
                 sink.as_ref(),
                 &out,
                 &search,
+                &path,
                 worker.as_ref(),
             );
             drop(send);
@@ -141,7 +146,8 @@ fn run(
     sink: Option<&VerdictSink>,
     out: &Mutex<InvariantsFound>,
     search: &Cancel,
-    worker: Option<&(WorkerCommand, String)>,
+    path: &str,
+    worker: Option<&WorkerCommand>,
 ) {
     let mut settled = BTreeSet::new();
     let note = |n: String| {
@@ -149,8 +155,10 @@ fn run(
             o.notes.push(n);
         }
     };
-    let accept = |c: InvariantCertificate| match check_invariant(p, &c, budget.deadline) {
-        Ok(_) => {
+    let accept = |c: InvariantCertificate| match both_readings(p, path, &c, budget.deadline) {
+        Ok(checked) => {
+            let what = format!("label(s) {:?}", c.unreachable);
+            note_second_reading(&checked, &what, &note);
             for &label in &c.unreachable {
                 if let Some(tell) = sink {
                     tell(&proved(label));
@@ -174,11 +182,37 @@ fn run(
         )),
     };
     let prover = match worker {
-        Some((cmd, source)) => Prover::Worker { cmd, source },
+        Some(cmd) => Prover::Worker { cmd, source: path },
         None => Prover::InThread,
     };
     if let Err(e) = crate::horn::prove_labels(p, open, budget, stop, found, accept, prover) {
         note(format!("the invariant engine cannot encode the step: {e}"));
+    }
+}
+
+/// Checks the invariant `c` on the program `p` read from `path`: the
+/// first check, then the second, independent reading of the file
+/// ([`crate::crosscheck`]) within a share of the time
+/// ([`super::certify::second_reading_deadline`]). A rejection by either is
+/// an error; an undecided second reading leaves the first check's
+/// acceptance, and says so in [`Checked::second_reading`].
+pub fn both_readings(
+    p: &Program,
+    path: &str,
+    c: &InvariantCertificate,
+    deadline: Option<Instant>,
+) -> Result<Checked, CheckError> {
+    let start = Instant::now();
+    let checked = check_invariant(p, c, deadline)?;
+    let second = super::certify::second_reading_deadline(start.elapsed(), deadline);
+    super::certify::second_reading_of_invariant(path, c, checked, second, false)
+}
+
+/// Tells `note` where the second reading did not decide.
+fn note_second_reading(checked: &Checked, what: &str, note: &impl Fn(String)) {
+    let (_, undecided) = super::certify::second_reading_outcome(&checked.second_reading, what);
+    if let Some(n) = undecided {
+        note(n);
     }
 }
 
@@ -190,5 +224,45 @@ fn proved(label: u32) -> LabelVerdict {
         witness: None,
         engine: Some(Evidence::Invariant),
         certified: Some(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::certificate::SecondReading;
+
+    /// `x` counts inputs 1 up to 5 and starts over; label 3 needs `x == 9`.
+    const COUNTER: &str = "extern void __VERIFIER_error(int);\n\
+        int x = 0;\n\
+        void calculate_output(int input) {\n\
+          if (input == 1) { x = x + 1; if (x > 5) { x = 0; } }\n\
+          if (input == 2 && x == 9) { __VERIFIER_error(3); }\n\
+        }\n\
+        int main() { int input; while (1) { scanf(\"%d\", &input); calculate_output(input); } }\n";
+
+    /// An invariant right for the program the first check read is accepted
+    /// by both readings of its file, and rejected by the second reading of
+    /// a file where one rule differs (what a misreading front end would
+    /// have proved).
+    #[test]
+    fn invariants_get_the_second_reading() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("Problem1.c");
+        std::fs::write(&path, COUNTER).expect("written");
+        let path = path.to_str().expect("utf-8");
+        let p = crate::frontend::load(path).expect("loads");
+        let c = InvariantCertificate {
+            unreachable: vec![3],
+            formula: "(and (bvsge |pre.x| #x00000000) (bvsle |pre.x| #x00000005))".into(),
+        };
+        let both = both_readings(&p, path, &c, None).expect("accepted");
+        assert!(matches!(both.second_reading, SecondReading::Accepted { .. }));
+        std::fs::write(path, COUNTER.replace("x > 5", "x > 6")).expect("written");
+        let got = both_readings(&p, path, &c, None);
+        assert!(
+            matches!(got, Err(CheckError::SecondReadingRejects(_))),
+            "{got:?}"
+        );
     }
 }

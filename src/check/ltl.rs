@@ -186,8 +186,10 @@ fn apply_certification(
     let claims: Vec<(&String, Result<(), CheckError>)> = match (cert, check) {
         (Some(cert), Some(Ok((c, claims)))) => {
             r.certificate_seconds = Some(c.seconds);
-            let (seconds, note) =
-                super::certify::second_reading_outcome(&c.second_reading, "its properties");
+            let (seconds, note) = super::certify::second_reading_outcome(
+                &c.second_reading,
+                "the properties the abstraction claims",
+            );
             r.second_reading_seconds = seconds;
             r.notes.extend(note);
             cert.holds.iter().zip(claims).collect()

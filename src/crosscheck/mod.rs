@@ -10,7 +10,7 @@
 //! AST ([`c_reader`]), Java through tree-sitter's parse ([`java_reader`]), into a form of its own ([`syntax`]); runs the step
 //! symbolically on it ([`exec`], on values and z3 terms of its own,
 //! [`value`]); and decides a certificate's obligations there
-//! ([`regions`]). Only the certificate's data ([`crate::certificate::format`])
+//! ([`regions`] for regions, [`inductive`] for one inductive invariant). Only the certificate's data ([`crate::certificate::format`])
 //! is shared: both sides must agree on what the certificate says, not on
 //! what the program means. `tests/architecture.rs` holds this module to
 //! those imports.
@@ -18,6 +18,7 @@
 pub mod c_reader;
 pub mod cover;
 pub mod exec;
+mod inductive;
 mod invariant;
 pub mod java_reader;
 pub mod layout;
@@ -27,6 +28,7 @@ pub mod value;
 
 use std::time::{Duration, Instant};
 
+use crate::certificate::format::invariant::InvariantCertificate;
 use crate::certificate::format::Certificate;
 
 /// Why a program could not be read.
@@ -122,6 +124,17 @@ pub fn check_regions(
 ) -> Result<Accepted, CrossError> {
     let program = read_program(path, &c.strings)?;
     regions::check(&program, c, initiation, deadline)
+}
+
+/// Checks the invariant certificate `c` on the program at `path`, read
+/// and encoded independently of the provers, giving up at `deadline`.
+pub fn check_invariant(
+    path: &str,
+    c: &InvariantCertificate,
+    deadline: Option<Instant>,
+) -> Result<Accepted, CrossError> {
+    let program = read_program(path, &[])?;
+    inductive::check(&program, c, deadline)
 }
 
 /// A z3 solver that leaves interrupts to rigor and gives up at `deadline`,

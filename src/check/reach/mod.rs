@@ -273,8 +273,10 @@ fn apply_certification(
     }
     if let Some(Ok(c)) = check {
         r.certificate_seconds = Some(c.seconds);
-        let (seconds, note) =
-            super::certify::second_reading_outcome(&c.second_reading, "its labels");
+        let (seconds, note) = super::certify::second_reading_outcome(
+            &c.second_reading,
+            "the labels the abstraction claims",
+        );
         r.second_reading_seconds = seconds;
         r.notes.extend(note);
     }
@@ -384,8 +386,10 @@ pub fn solve_program(
     let checking = (cert.as_ref()).is_some_and(|c| opts.certify && !c.unreachable.is_empty());
     let invariants = (!open.is_empty()).then(|| {
         let sink = opts.on_verdict.clone();
-        let worker = (opts.invariant_worker.clone()).map(|cmd| (cmd, path.to_string()));
-        PendingInvariants::start(&p, open, budget, found, sink, settled, checking, worker)
+        let worker = opts.invariant_worker.clone();
+        PendingInvariants::start(
+            &p, open, budget, found, sink, settled, checking, path, worker,
+        )
     });
     // The independent check of the certificate runs beside the search for
     // witnesses, until the run's deadline (its second reading for a share

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use crate::source::Diagnostic;
 
+pub mod invariant;
+
 /// A variable of the program: a global, or one element of an array global.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Var {
