@@ -7,13 +7,13 @@ use crate::abbadingo::LogError;
 use crate::answers::mcc::ExportError;
 use crate::answers::AnswerError;
 use crate::check::compare::CompareError;
-use crate::check::validate::ValidateError;
 use crate::check::InputError;
 use crate::engine::CompileError;
 use crate::frontend::FrontendError;
 use crate::lts::ModelError;
 use crate::source::{PropertyError, ReadError};
 use crate::system::budget::LimitError;
+use crate::validate::ValidateError;
 
 /// Every error a command can end with.
 #[derive(Debug, thiserror::Error)]

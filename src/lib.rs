@@ -3,7 +3,8 @@
 //! Pipeline: front ends ([`frontend`]: C, Java) → one IR ([`ir`]) → a
 //! compiled step engine ([`engine`]) → the transition-system interface
 //! ([`system`]) → explorers and provers ([`explore`], [`absint`]) →
-//! property checkers ([`check`], [`ltl`], [`ctl`]) → answers and reports
+//! property checkers ([`ltl`], [`ctl`], [`equivalence`]) → the pipelines
+//! ([`check`]), native validation ([`validate`]) → answers and reports
 //! ([`answers`], [`solve`]) → the command line ([`cli`]). `ARCHITECTURE.md`
 //! draws the layers.
 
@@ -18,6 +19,7 @@ pub mod cli;
 pub mod crosscheck;
 pub mod ctl;
 pub mod engine;
+pub mod equivalence;
 pub mod error;
 pub mod explore;
 pub mod frontend;
@@ -31,3 +33,4 @@ pub mod solve;
 pub mod source;
 pub mod svcomp;
 pub mod system;
+pub mod validate;

@@ -103,12 +103,12 @@ pub fn solve_problems(
 
 /// Runs the counterexample of every violated property of `r` on the
 /// original `program` compiled natively (gcc for C, javac for Java,
-/// [`crate::check::validate_lasso`]); a property whose counterexample the
+/// [`crate::validate::lasso`]); a property whose counterexample the
 /// native program does not print becomes unknown. What happened is said
 /// in `r`'s notes.
 pub fn confirm_lassos_natively(program: &str, r: &mut LtlReport, timeout: std::time::Duration) {
-    use crate::check::validate_lasso::confirm_lassos;
     use crate::ltl::lasso::LassoWord;
+    use crate::validate::lasso::confirm_lassos;
     let lassos: Vec<(usize, LassoWord)> = (r.verdicts.iter())
         .filter(|v| v.verdict == Some(false))
         .filter_map(|v| {
@@ -157,8 +157,8 @@ pub const NATIVE_RUN_TIMEOUT: std::time::Duration = std::time::Duration::from_se
 /// witness is not confirmed there becomes unknown. What happened is said
 /// in `r`'s notes.
 pub fn confirm_natively(program: &str, r: &mut ReachReport, timeout: std::time::Duration) {
-    use crate::check::validate::{validate, Harness};
-    use crate::check::validate_java::{validate_java, JavaHarness};
+    use crate::validate::java::{validate_java, JavaHarness};
+    use crate::validate::{validate, Harness};
     let named: Vec<(u32, Vec<String>)> = (r.verdicts.iter())
         .filter(|v| v.verdict == Some(true))
         .filter_map(|v| Some((v.property, v.witness.clone()?)))

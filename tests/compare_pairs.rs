@@ -9,8 +9,8 @@ use common::{rers_dir, rigor_bin};
 use std::path::Path;
 use std::process::Command;
 
-use rigor::check::compare::{compare, Verdict};
 use rigor::engine::Machine;
+use rigor::equivalence::lockstep::{compare, Verdict};
 use rigor::system::Budget;
 
 fn machine(path: &Path) -> Machine {
@@ -85,7 +85,7 @@ fn compare_small_c_java_pairs_are_equivalent() {
 
 /// RERS prints the C and the Java version of a problem with rules, guards
 /// and assignments in different orders; the structural proof matches them
-/// (see `check::commute`). Every pair of 2017 and of the 2019 training set
+/// (see `equivalence::commute`). Every pair of 2017 and of the 2019 training set
 /// is proved equivalent that way, the large ones included, without
 /// exploring.
 #[test]
@@ -104,7 +104,7 @@ fn structure_proves_every_2017_and_2019_training_pair() {
     for (c, j) in &all {
         let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
         let b = rigor::frontend::load(&j.to_string_lossy()).expect("Java parses");
-        if let Err(why) = rigor::check::structural::prove(&a, &b) {
+        if let Err(why) = rigor::equivalence::structural::prove(&a, &b) {
             panic!("{}: not proved: {why}", j.display());
         }
     }
@@ -136,7 +136,7 @@ fn structure_rejects_a_planted_dependent_reordering() {
         let (_tmp, path) = planted_copy(&j, &mutated);
         let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
         let b = rigor::frontend::load(&path.to_string_lossy()).expect("Java parses");
-        rigor::check::structural::prove(&a, &b)
+        rigor::equivalence::structural::prove(&a, &b)
     };
     // Move the line down past `n` following lines.
     let move_down = |n: usize| {
@@ -192,7 +192,7 @@ fn compare_json_within(a: &Path, b: &Path, seconds: u32) -> (serde_json::Value, 
 /// so no proof by shape applies and their state spaces are too large to
 /// enumerate in lockstep (P2: no end after 82 M pairs). Problems 1-4 are
 /// proved equivalent on their interval abstractions
-/// (`check::abstract_compare`), every step decided alike, and so is
+/// (`equivalence::abstraction`), every step decided alike, and so is
 /// problem 7 (about 1 000 abstract states on each side, 20 s).
 #[test]
 fn abstraction_proves_2019_challenge_ltl_pairs_1_to_4_and_7() {
@@ -299,7 +299,7 @@ fn compare_2019_challenge_reach_pairs_differ() {
         let a = rigor::frontend::load(&c.to_string_lossy()).expect("C parses");
         let b = rigor::frontend::load(&j.to_string_lossy()).expect("Java parses");
         assert!(
-            rigor::check::structural::prove(&a, &b).is_err(),
+            rigor::equivalence::structural::prove(&a, &b).is_err(),
             "{}: the structural proof must fail on different systems",
             j.display()
         );

@@ -407,8 +407,8 @@ fn solve_validates_java_witnesses_natively() {
 #[test]
 fn counterexamples_are_confirmed_natively() {
     use rigor::check::ltl::{solve, LtlOptions};
-    use rigor::check::validate_lasso::confirm_lassos;
     use rigor::ltl::lasso::LassoWord;
+    use rigor::validate::lasso::confirm_lassos;
     let Some(dir) = rers_dir() else { return };
     if Command::new("javac").arg("-version").output().is_err() {
         eprintln!("skipped: javac not found (Debian's default-jdk-headless)");

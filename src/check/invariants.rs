@@ -257,7 +257,10 @@ mod tests {
             formula: "(and (bvsge |pre.x| #x00000000) (bvsle |pre.x| #x00000005))".into(),
         };
         let both = both_readings(&p, path, &c, None).expect("accepted");
-        assert!(matches!(both.second_reading, SecondReading::Accepted { .. }));
+        assert!(matches!(
+            both.second_reading,
+            SecondReading::Accepted { .. }
+        ));
         std::fs::write(path, COUNTER.replace("x > 5", "x > 6")).expect("written");
         let got = both_readings(&p, path, &c, None);
         assert!(

@@ -6,15 +6,15 @@
 //! - [`ltl`]: LTL properties (`rigor ltl`), over [`crate::ltl`];
 //! - [`ctl`]: action-based CTL (`rigor ctl`, `rigor export`), over
 //!   [`crate::ctl`];
-//! - [`compare`]: equivalence of two programs (`rigor compare`), proved by
-//!   [`structural`] shape (with the reorderings of [`commute`]), on the
-//!   interval abstractions ([`abstract_compare`]), or by a lockstep search;
-//! - [`validate`], [`validate_java`]: witnesses run on the original
-//!   program, compiled by gcc or javac.
+//! - [`compare`]: equivalence of two programs (`rigor compare`), over
+//!   [`crate::equivalence`];
+//! - [`certify`]: certificates checked (`rigor check-certificate`), by
+//!   [`crate::certificate`] and [`crate::crosscheck`].
+//!
+//! Witnesses run on the original program, compiled by gcc or javac, are
+//! [`crate::validate`]'s.
 
-pub mod abstract_compare;
 pub mod certify;
-pub mod commute;
 pub mod compare;
 pub mod ctl;
 pub mod invariants;
@@ -22,10 +22,6 @@ pub mod ltl;
 pub mod pruning;
 pub mod reach;
 pub mod reach_report;
-pub mod structural;
-pub mod validate;
-pub mod validate_java;
-pub mod validate_lasso;
 
 use crate::abbadingo::LogError;
 use crate::engine::CompileError;

@@ -10,7 +10,8 @@ use std::io::Write;
 
 use super::limits::LimitArgs;
 use super::CliResult;
-use crate::check::compare::{solve, CompareReport, Verdict};
+use crate::check::compare::solve;
+use crate::equivalence::lockstep::{CompareReport, Verdict};
 
 /// Arguments of `rigor compare`.
 #[derive(clap::Args, Debug)]

@@ -3,9 +3,9 @@
 
 use super::CliResult;
 use crate::answers::witness::read_witnesses;
-use crate::check::validate::{validate, Harness};
-use crate::check::validate_java::{validate_java, JavaHarness};
 use crate::error::Error;
+use crate::validate::java::{validate_java, JavaHarness};
+use crate::validate::{validate, Harness};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;

@@ -183,6 +183,9 @@ fn decide(
     solver.assert(goal);
     match solver.check() {
         SatResult::Unsat => Ok(()),
+        SatResult::Sat if !super::meets(&solver, facts, goal) => Err(CrossError::Undecided {
+            why: format!("z3 gave a model that does not meet {obligation}"),
+        }),
         SatResult::Sat => Err(CrossError::Rejected {
             obligation: obligation.to_string(),
             detail: format!("in the state {}", model_state(&solver, layout)),

@@ -156,5 +156,14 @@ fn solver(deadline: Option<Instant>, query_millis: Option<u32>) -> z3::Solver {
     solver
 }
 
+/// Whether the model `solver` found meets every one of `facts` and `t`:
+/// a `sat` answer counts only so (see [`regions`]).
+fn meets(solver: &z3::Solver, facts: &[z3::ast::Bool], t: &z3::ast::Bool) -> bool {
+    let Some(model) = solver.get_model() else {
+        return false;
+    };
+    (facts.iter().chain([t])).all(|f| model.eval(f, true).and_then(|v| v.as_bool()) == Some(true))
+}
+
 #[cfg(test)]
 mod tests;

@@ -21,7 +21,7 @@ use super::invariant::Invariant;
 use super::layout::{Layout, Slot};
 use super::syntax::Program;
 use super::value::{bv, Cmp, Cond, Hull, Val};
-use super::{Accepted, CrossError, Initiation};
+use super::{meets, Accepted, CrossError, Initiation};
 use crate::certificate::format::{Certificate, Edge, EdgeStep};
 
 /// Checks the certificate `c` of regions on `program`; the initial state
@@ -209,14 +209,7 @@ impl Boxes<'_> {
                 Val::Term(t, _) => facts.push(t.bvsmod(bv(m)).eq(bv(rest))),
             }
         }
-        let made = std::cell::OnceCell::new();
-        let solver = || {
-            made.get_or_init(|| {
-                let solver = super::solver(self.deadline, Some(QUERY_MILLIS));
-                facts.iter().for_each(|f| solver.assert(f));
-                solver
-            })
-        };
+        let queries = Queries::new(&facts, self.deadline);
         let input_val = match input {
             Some(k) => Val::Known(k),
             None => Val::Term(BV::new_const("input", 32), Hull::ANY),
@@ -253,7 +246,7 @@ impl Boxes<'_> {
                         if !next.is_empty() {
                             let hinted =
                                 e.when.and(&self.inv.contains(vals, &pre, Some(next)).not());
-                            if self.holds(solver(), &hinted) {
+                            if queries.shown_impossible(&hinted) {
                                 decided += 1;
                                 continue;
                             }
@@ -273,16 +266,12 @@ impl Boxes<'_> {
                 }
                 Cond::Term(t) => t,
             };
-            let solver = solver();
-            solver.push();
-            solver.assert(t);
-            let got = solver.check();
-            if got == SatResult::Sat {
+            let got = queries.decide(t);
+            if let Err(Some(solver)) = &got {
                 let state = witness(solver, layout, &pre);
                 return Err(self.rejected(input, obligation, state));
             }
-            solver.pop(1);
-            if got == SatResult::Unknown {
+            if got.is_err() {
                 let past = self.deadline.is_some_and(|d| Instant::now() >= d);
                 let parts = cut(hulls, &step.cuts, &named(t, layout));
                 return match parts {
@@ -311,8 +300,6 @@ impl Boxes<'_> {
         Ok(decided)
     }
 
-    /// Whether `bad` is shown impossible (no state of the box meets it);
-    /// false also where z3 does not say.
     /// Whether the values alone show that a step on the symbol `name`
     /// from `pre`, which said `said` and goes on in `vals`, follows one
     /// edge: what it said known to be the edge's, its state inside the
@@ -365,19 +352,6 @@ impl Boxes<'_> {
         }
     }
 
-    fn holds(&self, solver: &Solver, bad: &Cond) -> bool {
-        match bad {
-            Cond::Known(b) => !b,
-            Cond::Term(t) => {
-                solver.push();
-                solver.assert(t);
-                let got = solver.check();
-                solver.pop(1);
-                got == SatResult::Unsat
-            }
-        }
-    }
-
     fn rejected(&self, input: Option<i32>, obligation: String, state: String) -> CrossError {
         CrossError::Rejected {
             obligation,
@@ -387,6 +361,80 @@ impl Boxes<'_> {
                 describe(input)
             ),
         }
+    }
+}
+
+/// The queries of one box: a solver holding what the box says of its
+/// states, made when a query first needs one.
+///
+/// z3's answers are taken with care. A solver whose query was not decided
+/// (its time ran out) is not asked again: the next query gets a fresh one.
+/// A model is trusted only once it is checked to meet the box's facts and
+/// the query (under load, a reused solver was seen to answer `sat` with a
+/// model outside the box); one that does not is asked again of a fresh
+/// solver, and counts as undecided if that fails too.
+struct Queries<'a> {
+    facts: &'a [Bool],
+    deadline: Option<Instant>,
+    /// How long one query may take.
+    millis: u32,
+    solver: std::cell::RefCell<Option<std::rc::Rc<Solver>>>,
+}
+
+impl<'a> Queries<'a> {
+    fn new(facts: &'a [Bool], deadline: Option<Instant>) -> Self {
+        Queries {
+            facts,
+            deadline,
+            millis: QUERY_MILLIS,
+            solver: std::cell::RefCell::new(None),
+        }
+    }
+
+    fn solver(&self) -> std::rc::Rc<Solver> {
+        let mut made = self.solver.borrow_mut();
+        let s = made.get_or_insert_with(|| {
+            let solver = super::solver(self.deadline, Some(self.millis));
+            self.facts.iter().for_each(|f| solver.assert(f));
+            std::rc::Rc::new(solver)
+        });
+        std::rc::Rc::clone(s)
+    }
+
+    /// Whether `bad` is shown impossible (no state of the box meets it);
+    /// false also where z3 does not say.
+    fn shown_impossible(&self, bad: &Cond) -> bool {
+        match bad {
+            Cond::Known(b) => !b,
+            Cond::Term(t) => self.decide(t).is_ok(),
+        }
+    }
+
+    /// `Ok` where no state of the box meets `t`; else the solver holding a
+    /// model that does (checked), or `None` where z3 did not decide.
+    fn decide(&self, t: &Bool) -> Result<(), Option<std::rc::Rc<Solver>>> {
+        for _ in 0..2 {
+            let solver = self.solver();
+            solver.push();
+            solver.assert(t);
+            match solver.check() {
+                SatResult::Unsat => {
+                    solver.pop(1);
+                    return Ok(());
+                }
+                SatResult::Sat if meets(&solver, self.facts, t) => return Err(Some(solver)),
+                // A model that does not meet the query: asked again, once.
+                SatResult::Sat => {
+                    self.solver.replace(None);
+                }
+                // Not asked again: a fresh solver for what follows.
+                SatResult::Unknown => {
+                    self.solver.replace(None);
+                    return Err(None);
+                }
+            }
+        }
+        Err(None)
     }
 }
 
@@ -548,6 +596,42 @@ fn intersect(a: &Hull, b: &Hull) -> Hull {
             } else {
                 Hull::range(lo, hi)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a query z3 does not decide in its time, the next query of the
+    /// box is decided right: z3 (4.8.12, as Debian ships it) answers a
+    /// reused solver `sat` with a model that leaves the box's facts out.
+    #[test]
+    fn a_query_after_an_undecided_one_is_decided_right() {
+        let x = BV::new_const("x", 32);
+        let facts = [Bool::and(&[x.bvsge(bv(-2)), x.bvsle(bv(4))])];
+        let mut queries = Queries::new(&facts, None);
+        queries.millis = 2;
+        // Far more than 2 ms: six factors of a number.
+        let ys: Vec<BV> = (0..6).map(|k| BV::new_const(format!("y{k}"), 32)).collect();
+        let product = (ys[1..].iter()).fold(ys[0].clone(), |p, y| p.bvmul(y));
+        let hard = Bool::and(&[
+            product.eq(bv(1_234_567)),
+            ys[0].bvugt(bv(3)),
+            ys[1].bvugt(bv(5)),
+            ys[2].bvurem(bv(7)).eq(bv(3)),
+        ]);
+        assert!(matches!(queries.decide(&hard), Err(None)), "undecided");
+        // `x + 20 <= x` only where `x + 20` wraps, which no `x` of the box
+        // does.
+        let wraps = x.bvadd(bv(20)).bvsle(&x);
+        assert!(queries.decide(&wraps).is_ok());
+        queries.millis = QUERY_MILLIS;
+        // And a query that does hold somewhere gets a model inside the box.
+        match queries.decide(&x.eq(bv(3))) {
+            Err(Some(solver)) => assert!(meets(&solver, &facts, &x.eq(bv(3)))),
+            other => panic!("{:?}", other.map_err(|s| s.is_some())),
         }
     }
 }

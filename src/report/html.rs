@@ -3,24 +3,9 @@
 
 use std::fmt::Write as _;
 
+use super::escape::escape;
 use super::{svg, Page, Problem, TrackResult, Verdict, Witness};
 use crate::answers::Track;
-
-/// Escapes text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The heading of a track.
 fn track_title(t: Track) -> &'static str {

@@ -12,6 +12,7 @@
 //! - [`svg`]: the plots of progress over time and the drawing of small
 //!   transition systems (a layered layout, no external program).
 
+pub mod escape;
 pub mod html;
 pub mod svg;
 

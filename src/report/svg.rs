@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::html::escape;
+use super::escape::escape;
 use super::SmallGraph;
 use crate::explore::ProgressPoint;
 

@@ -6,7 +6,7 @@
 //! state and an input, yields an [`Outcome`] (an output, a silent step, an
 //! invalid input, an error label) and the successor, or a [`Fault`]. The
 //! compiled program ([`crate::engine::Machine`]), two programs run in
-//! lockstep ([`crate::check::compare::Lockstep`]) and explicit models read
+//! lockstep ([`crate::equivalence::lockstep::Lockstep`]) and explicit models read
 //! from `.aut`/`.dot` files or explored before ([`StateGraph`]) implement
 //! it, so reachability, LTL and CTL run on any of them through one path.
 //!

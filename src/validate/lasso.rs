@@ -1,5 +1,5 @@
 //! Native confirmation of LTL counterexamples: the original program,
-//! compiled by gcc or javac ([`super::validate`], [`super::validate_java`]),
+//! compiled by gcc or javac ([`super`], [`super::java`]),
 //! fed the lasso's inputs.
 //!
 //! A counterexample `u v^ω` is confirmed when the native program, fed the
@@ -14,8 +14,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::validate::{Harness, NativeOutcome, ValidateError};
-use super::validate_java::JavaHarness;
+use super::java::JavaHarness;
+use super::{Harness, NativeOutcome, ValidateError};
 use crate::ir::Symbol;
 use crate::ltl::lasso::LassoWord;
 

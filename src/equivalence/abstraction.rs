@@ -6,7 +6,7 @@
 //! other arithmetic, modes split differently. Their code has no common
 //! shape ([`super::structural`] fails) and their concrete state spaces, a
 //! product of arithmetic values, are too large for the lockstep search of
-//! [`super::compare`]. Their interval abstractions are small, though
+//! [`super::lockstep`]. Their interval abstractions are small, though
 //! ([`crate::absint`]: tens to hundreds of abstract states), and usually
 //! *decide* every step: whatever concrete state of an abstract state runs
 //! an input, it prints the same output.
@@ -40,7 +40,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use super::compare::Observed;
+use super::lockstep::Observed;
 use crate::absint::{explore_abstract_until, AbsGraph, AbstractionError};
 use crate::engine::Machine;
 use crate::ir::Program;
@@ -235,8 +235,8 @@ fn path(parent: &[(usize, usize)], mut id: usize, input: usize, m: &Machine) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::lockstep::Verdict;
     use super::*;
-    use crate::check::compare::Verdict;
     use crate::frontend::java::parse_java;
 
     /// A mode cycling through 0, 1, 2 on input A (printing X), spelled
@@ -331,7 +331,7 @@ mod tests {
         ) {
             let a = program(ea, ya, ka, ta);
             let b = program(eb, yb, kb, tb);
-            let concrete = crate::check::compare::compare(
+            let concrete = super::super::lockstep::compare(
                 &a.1, &b.1, "a", "b", &Budget::unlimited(), 1,
             ).expect("replays");
             match run(&a, &b) {

@@ -19,6 +19,9 @@
 //!
 //! `k` is the number of inputs consumed, so a witness is confirmed only if
 //! the error happens on its last input.
+//!
+//! Java programs are run the same way by javac's build ([`java`]), and LTL
+//! counterexamples (lassos) on either ([`lasso`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -26,6 +29,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::source::{read_text, ReadError};
+
+pub mod java;
+pub mod lasso;
 
 /// Why witnesses could not be run natively.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

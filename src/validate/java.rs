@@ -1,7 +1,7 @@
 //! Independent witness check for Java programs: the original source,
 //! compiled by `javac` and run on the JVM.
 //!
-//! As for C ([`super::validate`]), the program text is left untouched. The
+//! As for C ([`super`]), the program text is left untouched. The
 //! harness supplies the `Errors` class the RERS programs call
 //! (`Errors.__VERIFIER_error(N)`), which stops the run, and a main class
 //! that, for each witness (one line of input names on stdin), makes a
@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use super::validate::{compile_failed, tool, NativeOutcome, ValidateError, WitnessCheck};
+use super::{compile_failed, tool, NativeOutcome, ValidateError, WitnessCheck};
 use crate::source::read_text;
 
 /// A compiled Java harness around one program.

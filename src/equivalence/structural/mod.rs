@@ -22,7 +22,7 @@
 //!
 //! Blocks are cut into units ([`Commute::units`]): runs of assignments and
 //! runs of mutually exclusive rules are matched as permutations, kept only
-//! where `check::commute` shows the order cannot matter (for assignments,
+//! where `equivalence::commute` shows the order cannot matter (for assignments,
 //! every conflicting pair keeps its order on both sides); `&&` chains of
 //! total conjuncts likewise. Every other node must be identical (same
 //! operator, same constant; constant reads of never-written arrays such as
