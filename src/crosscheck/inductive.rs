@@ -19,6 +19,7 @@ use z3::{SatResult, Solver};
 
 use super::exec::{Ending, Exec};
 use super::layout::Layout;
+use super::regions::{hull_constraint, witness};
 use super::syntax::Program;
 use super::value::{bv, Hull, Val};
 use super::{Accepted, CrossError};
@@ -42,7 +43,7 @@ pub fn check(
         .zip(layout.initial.iter().map(|&k| bv(k)))
         .collect();
     let at_start = substitute(&inv, &initially);
-    decide(&at_start.not(), &[], deadline, "initiation", &layout)?;
+    decide(&at_start.not(), &[], deadline, "initiation", (&layout, &[]))?;
 
     let inputs: Vec<Val> = match program.input_classes() {
         Some(classes) => classes.into_iter().map(Val::Known).collect(),
@@ -68,12 +69,10 @@ pub fn check(
             facts.push(consts[at].eq(bv(layout.initial[at])));
             pre.push(Val::Known(layout.initial[at]));
         } else {
-            if let Val::Term(t, h @ Hull::Set(_)) = &v {
-                facts.push(Bool::or(
-                    &(h.values().unwrap_or(&[]).iter())
-                        .map(|&k| t.eq(bv(k)))
-                        .collect::<Vec<_>>(),
-                ));
+            if let Val::Term(t, h) = &v {
+                if *h != Hull::ANY {
+                    facts.push(hull_constraint(t, h));
+                }
             }
             pre.push(v);
         }
@@ -100,9 +99,15 @@ pub fn check(
             Val::Term(..) => "on any input".to_string(),
         };
         let safety = format!("safety {on}");
-        decide(&Bool::or(&bad), &facts, deadline, &safety, &layout)?;
+        decide(&Bool::or(&bad), &facts, deadline, &safety, (&layout, &pre))?;
         let consecution = format!("consecution {on}");
-        decide(&Bool::or(&leaves), &facts, deadline, &consecution, &layout)?;
+        decide(
+            &Bool::or(&leaves),
+            &facts,
+            deadline,
+            &consecution,
+            (&layout, &pre),
+        )?;
         obligations += 2;
     }
     Ok(Accepted {
@@ -166,14 +171,14 @@ fn substitute(f: &Bool, pairs: &[(&BV, BV)]) -> Bool {
 }
 
 /// That `goal` cannot hold together with `facts`: an error naming
-/// `obligation` (with a state that shows it) where it can, or where z3
+/// `obligation` (with a state of `pre` that shows it) where it can, or where z3
 /// does not say by `deadline`.
 fn decide(
     goal: &Bool,
     facts: &[Bool],
     deadline: Option<Instant>,
     obligation: &str,
-    layout: &Layout,
+    (layout, pre): (&Layout, &[Val]),
 ) -> Result<(), CrossError> {
     if matches!(goal.simplify().as_bool(), Some(false)) {
         return Ok(());
@@ -188,7 +193,7 @@ fn decide(
         }),
         SatResult::Sat => Err(CrossError::Rejected {
             obligation: obligation.to_string(),
-            detail: format!("in the state {}", model_state(&solver, layout)),
+            detail: format!("in the state {}", witness(&solver, layout, pre)),
         }),
         SatResult::Unknown => Err(CrossError::Undecided {
             why: format!(
@@ -201,22 +206,6 @@ fn decide(
             ),
         }),
     }
-}
-
-/// The first values of the state z3 found, for a message.
-fn model_state(solver: &Solver, layout: &Layout) -> String {
-    let Some(model) = solver.get_model() else {
-        return "z3 did not give".into();
-    };
-    let parts: Vec<String> = (layout.names.iter())
-        .filter_map(|n| {
-            let t = BV::new_const(format!("pre.{n}"), 32);
-            let v = model.eval(&t, false)?.as_i64()?;
-            Some(format!("{n}={}", v as u32 as i32))
-        })
-        .take(16)
-        .collect();
-    parts.join(" ")
 }
 
 #[cfg(test)]

@@ -551,7 +551,7 @@ fn known_state(layout: &Layout, pre: &[Val]) -> String {
 }
 
 /// A state of the model z3 found, for a message.
-fn witness(solver: &Solver, layout: &Layout, pre: &[Val]) -> String {
+pub(super) fn witness(solver: &Solver, layout: &Layout, pre: &[Val]) -> String {
     let Some(model) = solver.get_model() else {
         return known_state(layout, pre);
     };
@@ -573,7 +573,7 @@ fn witness(solver: &Solver, layout: &Layout, pre: &[Val]) -> String {
     parts.join(" ")
 }
 
-fn hull_constraint(t: &BV, h: &Hull) -> Bool {
+pub(super) fn hull_constraint(t: &BV, h: &Hull) -> Bool {
     let (lo, hi) = h.bounds();
     match h {
         Hull::Set(v) if v.len() as i64 != hi as i64 - lo as i64 + 1 => {
