@@ -206,6 +206,7 @@ fn bundled_problems_are_simulated() {
         "reach-pump",
         "reach-pointers",
         "reach-joined-pointers",
+        "reach-index",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)

@@ -47,8 +47,9 @@ use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::bounds::FaultSite;
 use super::cells::{Cells, SplitSlots};
-pub use super::graph::{AbsEdge, AbsGraph};
+pub use super::graph::{AbsEdge, AbsFault, AbsGraph};
 use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
 use crate::system::{Budget, Outcome, StateId, StopReason, NO_STATE};
@@ -227,7 +228,14 @@ pub(super) fn explore_keyed(
             by_input,
             groups,
             read_by_errors,
+            faults,
         } = successors(cells, step, &g.values[s as usize], g.inputs.len(), pool)?;
+        g.faults.retain(|f| f.state != s);
+        (g.faults).extend(faults.into_iter().map(|(input, why)| AbsFault {
+            state: s,
+            input,
+            why,
+        }));
         // Many inputs lead to one successor: it is joined once, its
         // targets kept for the others.
         let mut groups: Vec<Option<Vec<Group>>> = groups.into_iter().map(Some).collect();
@@ -328,8 +336,10 @@ struct Successors {
     /// Per distinct successor, in the order first met: its groups.
     groups: Vec<Vec<Group>>,
     /// The slots the checks of the error steps read and the step did not
-    /// overwrite.
+    /// overwrite, and those the indices of its fault sites read.
     read_by_errors: Vec<bool>,
+    /// Per input that may fault, why.
+    faults: Vec<(u16, String)>,
 }
 
 /// The steps from `from` on each of `inputs`, each distinct successor split
@@ -355,41 +365,55 @@ fn successors(
     // Many inputs lead to one successor: the first thread to meet it
     // splits and keys it.
     let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
-    let stepped = each_input(pool, inputs, |input| -> Result<Vec<Stepped>, Unsound> {
-        let steps = step.step_written(from, input)?;
-        let each = |Run {
-                        outcome,
-                        post,
-                        written,
-                        touched,
-                    }: Run| {
-            let (rel, claim) = match outcome {
-                Outcome::Error(_) => (cells.relevance.as_ref().map(|r| r.relevant(&post)), None),
-                // An invalid input that stored nothing leaves the state as
-                // it was: no successor to explore, and where invalid inputs
-                // go on in LTL (2012), an end of the run.
-                Outcome::Invalid if !touched => (None, None),
-                Outcome::Blocked => (None, None),
-                _ => {
-                    let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());
-                    let next = claimed.len();
-                    let (at, first) = match claimed.get(&post) {
-                        Some(&at) => (at, false),
-                        None => (*claimed.entry(post.clone()).or_insert(next), true),
-                    };
-                    drop(claimed);
-                    (None, Some((at, first.then(|| grouped(cells, &post)))))
-                }
+    type Faults = Vec<FaultSite>;
+    let stepped = each_input(
+        pool,
+        inputs,
+        |input| -> Result<(Vec<Stepped>, Faults), Unsound> {
+            let (steps, faults) = step.step_or_faults(from, input)?;
+            let each = |Run {
+                            outcome,
+                            post,
+                            written,
+                            touched,
+                        }: Run| {
+                let (rel, claim) = match outcome {
+                    Outcome::Error(_) => {
+                        (cells.relevance.as_ref().map(|r| r.relevant(&post)), None)
+                    }
+                    // An invalid input that stored nothing leaves the state as
+                    // it was: no successor to explore, and where invalid inputs
+                    // go on in LTL (2012), an end of the run.
+                    Outcome::Invalid if !touched => (None, None),
+                    Outcome::Blocked => (None, None),
+                    _ => {
+                        let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());
+                        let next = claimed.len();
+                        let (at, first) = match claimed.get(&post) {
+                            Some(&at) => (at, false),
+                            None => (*claimed.entry(post.clone()).or_insert(next), true),
+                        };
+                        drop(claimed);
+                        (None, Some((at, first.then(|| grouped(cells, &post)))))
+                    }
+                };
+                (outcome, written, rel, claim)
             };
-            (outcome, written, rel, claim)
-        };
-        Ok(steps.into_iter().map(each).collect())
-    });
+            Ok((steps.into_iter().map(each).collect(), faults))
+        },
+    );
     let mut read_by_errors = vec![false; from.len()];
+    let mut faults = Vec::new();
     let mut claimed_groups: Vec<Option<Vec<Group>>> = Vec::new();
     let mut all = Vec::with_capacity(inputs);
-    for steps in stepped {
-        let steps = steps.map_err(RoundError::Unsound)?;
+    for (input, steps) in stepped.into_iter().enumerate() {
+        let (steps, sites) = steps.map_err(RoundError::Unsound)?;
+        for site in sites {
+            for &k in &site.reads {
+                read_by_errors[k] = true;
+            }
+            faults.push((input as u16, site.why));
+        }
         let mut these = Vec::with_capacity(steps.len());
         for (outcome, written, rel, claim) in steps {
             if let Some(rel) = rel {
@@ -430,6 +454,7 @@ fn successors(
         by_input,
         groups,
         read_by_errors,
+        faults,
     })
 }
 

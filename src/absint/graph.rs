@@ -48,6 +48,18 @@ impl AbsEdge {
     }
 }
 
+/// A fault site of the abstraction: the step from `state` on `input` may
+/// fault in some run ([`super::bounds`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbsFault {
+    /// The abstract state.
+    pub state: StateId,
+    /// The input number.
+    pub input: u16,
+    /// What may go wrong, located.
+    pub why: String,
+}
+
 /// The complete abstract transition system (state 0 is initial).
 #[derive(Clone, Debug, Default)]
 pub struct AbsGraph {
@@ -63,6 +75,9 @@ pub struct AbsGraph {
     pub numeric_slots: usize,
     /// Expansions done (more than the states when intervals grew).
     pub expansions: u64,
+    /// Where the step may fault, as last expanded. A graph with any proves
+    /// nothing (the rounds never return one as their result).
+    pub faults: Vec<AbsFault>,
     /// The cells the keys are made of.
     pub(super) cells: Cells,
     /// The state of each key.

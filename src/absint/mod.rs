@@ -12,6 +12,8 @@
 //! - [`interval`]: the interval domain, with the engine's 32-bit semantics;
 //! - [`step`]: one step of the IR over interval states, splitting on
 //!   undecided conditions;
+//! - [`bounds`]: indices that may leave their array, split into the runs
+//!   in bounds and candidate faults;
 //! - [`cells`]: what abstract states are keyed on: numeric slots cut into
 //!   cells by the constants they are compared with, counters and their
 //!   congruences, widening;
@@ -24,6 +26,7 @@
 //!   still looked for, to order and prune a concrete search.
 
 mod analysis;
+pub mod bounds;
 pub mod cells;
 pub mod certify;
 pub mod explore;

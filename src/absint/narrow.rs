@@ -3,13 +3,18 @@
 //! it so.
 
 use super::interval::{is_comparison, mirror, narrow, negate, Interval};
-use super::run::Path;
+use super::run::{Path, Status};
 use super::step::{AbstractStep, Unsound};
 use crate::ir::{BinOp, Expr, UnOp};
 
 impl AbstractStep<'_> {
     /// The runs of `path` in which `c` evaluates to `truth`, narrowed.
+    /// A run that already ended (at a fault site in an earlier operand)
+    /// comes back as it is.
     pub(super) fn assume(&self, path: Path, c: &Expr, truth: bool) -> Result<Vec<Path>, Unsound> {
+        if !matches!(path.status, Status::Running) {
+            return Ok(vec![path]);
+        }
         match c {
             Expr::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 // Decided as a whole (one conjunct false decides `&&`,
@@ -46,37 +51,59 @@ impl AbstractStep<'_> {
             }
             Expr::Unary(UnOp::Not, a) => self.assume(path, a, !truth),
             Expr::Binary(op, l, r) if is_comparison(*op) => {
-                let (vl, vr) = (self.eval(l, &path)?, self.eval(r, &path)?);
-                let v = Interval::binop(*op, vl, vr).0;
-                if !(if truth {
-                    v.may_be_true()
-                } else {
-                    v.may_be_false()
-                }) {
-                    return Ok(vec![]);
+                let mut out = Vec::new();
+                for path in self.in_bounds(c, None, path, &"a condition", &mut out)? {
+                    out.extend(self.compared(path, *op, l, r, truth)?);
                 }
-                let op = if truth { *op } else { negate(*op) };
-                let mut path = path;
-                for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
-                    if let Some(n) = self.narrowable(side, &mut path) {
-                        match narrow(this, op, other).and_then(|x| self.reduce(side, x)) {
-                            Some(x) => *n = x,
-                            None => return Ok(vec![]),
-                        }
-                    }
-                }
-                Ok(vec![path])
+                Ok(out)
             }
             _ => {
-                let v = self.eval(c, &path)?;
-                let possible = if truth {
-                    v.may_be_true()
-                } else {
-                    v.may_be_false()
-                };
-                Ok(if possible { vec![path] } else { vec![] })
+                let mut out = Vec::new();
+                for path in self.in_bounds(c, None, path, &"a condition", &mut out)? {
+                    let v = self.eval(c, &path)?;
+                    let possible = if truth {
+                        v.may_be_true()
+                    } else {
+                        v.may_be_false()
+                    };
+                    if possible {
+                        out.push(path);
+                    }
+                }
+                Ok(out)
             }
         }
+    }
+
+    /// The run of `path` in which `l op r` evaluates to `truth`, narrowed
+    /// (none if it cannot).
+    fn compared(
+        &self,
+        mut path: Path,
+        op: BinOp,
+        l: &Expr,
+        r: &Expr,
+        truth: bool,
+    ) -> Result<Option<Path>, Unsound> {
+        let (vl, vr) = (self.eval(l, &path)?, self.eval(r, &path)?);
+        let v = Interval::binop(op, vl, vr).0;
+        if !(if truth {
+            v.may_be_true()
+        } else {
+            v.may_be_false()
+        }) {
+            return Ok(None);
+        }
+        let op = if truth { op } else { negate(op) };
+        for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
+            if let Some(n) = self.narrowable(side, &mut path) {
+                match narrow(this, op, other).and_then(|x| self.reduce(side, x)) {
+                    Some(x) => *n = x,
+                    None => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(path))
     }
 
     /// The storage of a variable that a condition on `e` can narrow.

@@ -178,6 +178,8 @@ fn rounds_of<T>(
     let mut widen_after = WIDEN_AFTER;
     // Whether the round under way is the retry of the first one.
     let mut retrying = false;
+    // Why the last round proved nothing, if it may fault.
+    let mut faulty: Option<String> = None;
     for _ in 0..MAX_ROUNDS {
         let mut step = AbstractStep::new(p, m)
             .with_congruences(cells.congruence.clone())
@@ -208,6 +210,32 @@ fn rounds_of<T>(
                 return best.ok_or(AbstractionError::Unsound(why).into());
             }
         };
+        if let Some(fault) = g.faults.first() {
+            // The round over-approximates the runs that do not fault, but
+            // some abstract state may fault: it proves nothing. The keys
+            // are refined on the slots the faulting indices read (kept in
+            // the states before, as an error check's are), then the
+            // precision is bought as for a step that could not be
+            // interpreted.
+            let why = format!(
+                "{} (the step from abstract state {} on {})",
+                fault.why, fault.state, g.inputs[fault.input as usize]
+            );
+            if cells.relevance.is_some() && refine(&mut cells, &g, &liveness) {
+                faulty = Some(why);
+                continue;
+            }
+            if best.is_none() && widen_after == WIDEN_AFTER {
+                widen_after = WIDEN_AFTER_RETRY;
+                continue;
+            }
+            if best.is_none() && cells.relevance.is_some() {
+                cells.relevance = None;
+                widen_after = WIDEN_AFTER;
+                continue;
+            }
+            return best.ok_or(AbstractionError::Unsound(why).into());
+        }
         let (open, learnt) = judge(&g);
         if open == 0 {
             return Ok((0, g, learnt));
@@ -229,7 +257,13 @@ fn rounds_of<T>(
             break;
         }
     }
-    Ok(best.expect("at least one round"))
+    match (best, faulty) {
+        (Some(best), _) => Ok(best),
+        (None, why) => {
+            let why = why.unwrap_or_else(|| "no round completed".into());
+            Err(AbstractionError::Unsound(why).into())
+        }
+    }
 }
 
 /// Narrows the counters' congruences to the steps that `fired` in a
@@ -348,6 +382,68 @@ mod tests {
         // Refined: s is kept in mode 2, and only the reachable labels remain.
         let g = explore_abstract(&p, &m, &limits).expect("explores");
         assert_eq!(g.error_labels(), [1, 2]);
+    }
+
+    #[test]
+    fn an_index_that_may_leave_its_array_is_refined_not_given_up() {
+        let (p, m) = bundled("reach-index/Problem914.c");
+        let limits = Budget::unlimited();
+        let cells = cells(&p, &m);
+        assert!(cells.relevance.is_some());
+        // Keyed on the next step alone, mode 2 joins s = 0 and s = 9, and
+        // back in mode 1 `arr[s - 2]` may be out of bounds: the round
+        // completes with that fault site instead of giving up.
+        let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
+        let (first, _) =
+            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None).expect("explores");
+        assert!(!first.faults.is_empty());
+        assert!(
+            first.faults.iter().all(|f| f.why.contains("out of bounds")),
+            "{:?}",
+            first.faults
+        );
+        // Refined on the slots the index reads, with relevance kept: no
+        // fault site is left and only the reachable labels remain.
+        let g = explore_abstract(&p, &m, &limits).expect("explores");
+        assert!(g.faults.is_empty());
+        assert!(
+            g.cells.relevance.is_some(),
+            "refined, not keyed on every slot"
+        );
+        assert_eq!(g.error_labels(), [1, 2]);
+    }
+
+    #[test]
+    fn an_index_that_leaves_its_array_proves_nothing() {
+        // Planted: rule E sets s to 1 and keeps k at 1, so after A E the
+        // read `arr[s - 2]` is out of bounds on input 4 (arr[-1]).
+        let path = format!(
+            "{}/problems/reach-index/Problem914.c",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let source = std::fs::read_to_string(path).expect("reads");
+        let planted = source.replacen("s = 0;\n    \tk = 0;", "s = 1;\n    \tk = 1;", 1);
+        assert_ne!(planted, source);
+        let file = std::env::temp_dir().join(format!("rigor-oob-{}.c", std::process::id()));
+        std::fs::write(&file, planted).expect("writes");
+        let p = crate::frontend::load(&file.to_string_lossy()).expect("loads");
+        let _ = std::fs::remove_file(&file);
+        let m = Machine::compile(&p).expect("compiles");
+        match explore_abstract(&p, &m, &Budget::unlimited()) {
+            Err(AbstractionError::Unsound(why)) => assert!(why.contains("out of bounds"), "{why}"),
+            other => panic!("the abstraction must prove nothing: {other:?}"),
+        }
+        // The engine agrees: A E D faults.
+        use crate::system::{Fault, System};
+        let mut state = m.initial_state();
+        let mut next = state.clone();
+        let mut scratch = m.scratch();
+        let mut last = Ok(crate::system::Outcome::Silent);
+        for input in [0, 4, 3] {
+            last = m.step(&mut scratch, &state, input, &mut next);
+            std::mem::swap(&mut state, &mut next);
+        }
+        assert_eq!(last, Err(Fault::IndexOutOfBounds));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! while it runs (values, status, writes), joining runs, and what a
 //! finished run tells its caller.
 
+use super::bounds::FaultSite;
 use super::interval::Interval;
 use crate::system::Outcome;
 
@@ -11,6 +12,9 @@ pub(super) enum Status {
     Running,
     Returned,
     Ended(Outcome),
+    /// Ended where an index may be out of bounds: a candidate fault, not
+    /// a step of the abstraction ([`super::bounds`]).
+    Faulted(Box<FaultSite>),
 }
 
 /// A run under way: the values of the state, the engine's other globals

@@ -10,22 +10,26 @@
 //!
 //! Soundness: for every concrete state inside the abstract one and every
 //! input, the engine's step ends with an outcome and a next state that one
-//! of the returned results covers. Where the engine might fault (division by
-//! zero, an index out of bounds, a bad output), or the IR holds something
-//! this interpreter does not model (loops, calls inside expressions), the
-//! step returns an error and the abstraction is abandoned: it never answers
-//! around a fault.
+//! of the returned results covers, or faults where a returned fault site
+//! says it may ([`AbstractStep::step_or_faults`]: an index `x + c` that may
+//! leave its array, see [`super::bounds`]). Where the engine might fault
+//! otherwise (division by zero, an index of another shape out of bounds, a
+//! bad output), or the IR holds something this interpreter does not model
+//! (loops, calls inside expressions), the step returns an error. Either
+//! way the abstraction never answers around a fault: a round with a fault
+//! site left proves nothing.
 
 use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
 use super::analysis::{note_calls_in, pointer_targets};
+use super::bounds::FaultSite;
 use super::interval::Interval;
 pub use super::run::Run;
 use super::run::{merge_running, Path, Status};
 use crate::engine::{Layout, Machine};
-use crate::ir::{ArrayRef, BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
+use crate::ir::{BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
 
 use crate::system::{Outcome, System};
 
@@ -43,9 +47,6 @@ const MAX_PATHS: usize = 4096;
 /// `errorCheck`'s hundred `if`s, each negated conjunction a split in three)
 /// would otherwise multiply them.
 const MERGE_ABOVE: usize = 64;
-
-/// Most arrays a pointer interval may name before the step gives up.
-const MAX_POINTER_TARGETS: i64 = 64;
 
 /// The step function of a program, interpreted over intervals.
 pub struct AbstractStep<'a> {
@@ -67,7 +68,7 @@ pub struct AbstractStep<'a> {
     with_calls: FxHashSet<usize>,
     /// Per global: the arrays a pointer may ever point to, where that is
     /// known ([`pointer_targets`]).
-    targets: Vec<Option<Vec<i32>>>,
+    pub(super) targets: Vec<Option<Vec<i32>>>,
 }
 
 /// A run after an expression was evaluated: the value, or `None` when the
@@ -177,8 +178,24 @@ impl<'a> AbstractStep<'a> {
             .collect())
     }
 
-    /// [`AbstractStep::step`], with what each run wrote.
+    /// [`AbstractStep::step`], with what each run wrote. A run that may
+    /// fault gives the step up (see [`AbstractStep::step_or_faults`]).
     pub fn step_written(&self, state: &AbsState, input: usize) -> Result<Vec<Run>, Unsound> {
+        let (runs, faults) = self.step_or_faults(state, input)?;
+        match faults.into_iter().next() {
+            Some(site) => Err(site.why),
+            None => Ok(runs),
+        }
+    }
+
+    /// [`AbstractStep::step_written`], with the runs that may fault ended
+    /// apart, at their fault sites: every concrete step from `state` that
+    /// does not fault is covered by one of the runs.
+    pub fn step_or_faults(
+        &self,
+        state: &AbsState,
+        input: usize,
+    ) -> Result<(Vec<Run>, Vec<FaultSite>), Unsound> {
         let p = self.program;
         let f = p.function(p.step);
         let mut locals = vec![Interval::TOP; f.locals as usize];
@@ -197,8 +214,15 @@ impl<'a> AbstractStep<'a> {
         };
         let paths = self.block(&f.body, vec![start], 0)?;
         let mut out = Vec::with_capacity(paths.len());
+        let mut faults = Vec::new();
         for path in paths {
             let outcome = match path.status {
+                Status::Faulted(site) => {
+                    if !faults.contains(&*site) {
+                        faults.push(*site);
+                    }
+                    continue;
+                }
                 Status::Ended(o) => o,
                 Status::Running | Status::Returned => match path.output {
                     Some(k) => Outcome::Output(k),
@@ -212,7 +236,7 @@ impl<'a> AbstractStep<'a> {
                 touched: path.touched,
             });
         }
-        Ok(out)
+        Ok((out, faults))
     }
 
     fn block(
@@ -262,11 +286,17 @@ impl<'a> AbstractStep<'a> {
                 }
                 if !self.has_call(e) {
                     // One run, one value (as `values` would say, without
-                    // the list).
-                    let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
-                    self.store(place, v, &mut path)
-                        .map_err(|w| format!("{loc}: {w}"))?;
-                    out.push(path);
+                    // the list), once every index is in bounds.
+                    let write = match place {
+                        Place::Index(a, i) => Some((*a, i)),
+                        _ => None,
+                    };
+                    for mut path in self.in_bounds(e, write, path, loc, out)? {
+                        let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
+                        self.store(place, v, &mut path)
+                            .map_err(|w| format!("{loc}: {w}"))?;
+                        out.push(path);
+                    }
                     return Ok(());
                 }
                 for (mut path, v) in self
@@ -358,13 +388,15 @@ impl<'a> AbstractStep<'a> {
                 if path.output.is_some() {
                     return Err(format!("{loc}: a step may output twice"));
                 }
-                let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
-                let covered = self.fork_outputs(v, &path, |mut q, k| {
-                    q.output = Some(k);
-                    out.push(q);
-                });
-                if covered < v.hi - v.lo + 1 {
-                    return Err(format!("{loc}: output {v} may be outside the alphabet"));
+                for path in self.in_bounds(e, None, path, loc, out)? {
+                    let v = self.eval(e, &path).map_err(|w| format!("{loc}: {w}"))?;
+                    let covered = self.fork_outputs(v, &path, |mut q, k| {
+                        q.output = Some(k);
+                        out.push(q);
+                    });
+                    if covered < v.hi - v.lo + 1 {
+                        return Err(format!("{loc}: output {v} may be outside the alphabet"));
+                    }
                 }
             }
             Stmt::Error(n) => {
@@ -390,7 +422,7 @@ impl<'a> AbstractStep<'a> {
         mut path: Path,
         out: &mut Vec<Path>,
     ) -> Result<(), Unsound> {
-        if matches!(path.status, Status::Ended(_)) {
+        if matches!(path.status, Status::Ended(_) | Status::Faulted(_)) {
             out.push(path);
             return Ok(());
         }
@@ -590,7 +622,7 @@ impl<'a> AbstractStep<'a> {
             let caller = std::mem::replace(&mut inner.locals, locals);
             inner.ret = None;
             for mut p in self.block(&func.body, vec![inner], depth + 1)? {
-                if matches!(p.status, Status::Ended(_)) {
+                if matches!(p.status, Status::Ended(_) | Status::Faulted(_)) {
                     out.push((p, None));
                     continue;
                 }
@@ -606,7 +638,7 @@ impl<'a> AbstractStep<'a> {
         Ok(out)
     }
 
-    fn read_global(&self, g: GlobalId, path: &Path) -> Result<Interval, Unsound> {
+    pub(super) fn read_global(&self, g: GlobalId, path: &Path) -> Result<Interval, Unsound> {
         use crate::engine::Storage;
         Ok(match self.layout.storage[g.0 as usize] {
             Storage::Const(v) => Interval::point(v),
@@ -614,52 +646,6 @@ impl<'a> AbstractStep<'a> {
             Storage::State(a) => path.mem[a as usize],
             Storage::Array { .. } => return Err("an array read as a scalar".into()),
         })
-    }
-
-    /// Calls `visit` with each slot an index may address in the arrays an
-    /// array reference may denote, checked in bounds (nothing is
-    /// allocated: most reads are of one element).
-    fn each_element(
-        &self,
-        a: ArrayRef,
-        idx: Interval,
-        path: &Path,
-        mut visit: impl FnMut(u32),
-    ) -> Result<(), Unsound> {
-        let (ptrs, known) = match a {
-            ArrayRef::Array(g) => (Interval::point(g.0 as i32), None),
-            ArrayRef::Pointer(g) => (
-                self.read_global(g, path)?,
-                self.targets[g.0 as usize].as_deref(),
-            ),
-        };
-        // Where the pointer's arrays are known, its interval names those
-        // of them it holds (a hull of two arrays' ids names only arrays).
-        let named: Vec<i64> = match known {
-            Some(t) => (t.iter().map(|&v| v as i64))
-                .filter(|v| (ptrs.lo..=ptrs.hi).contains(v))
-                .collect(),
-            None if ptrs.hi - ptrs.lo >= MAX_POINTER_TARGETS => {
-                return Err(format!("a pointer may be any of {ptrs}"))
-            }
-            None => (ptrs.lo..=ptrs.hi).collect(),
-        };
-        for v in named {
-            let (base, len) = (self.layout.array_at(v as i32))
-                .ok_or_else(|| format!("a pointer may be {v}, not an array"))?;
-            if idx.lo < 0 || idx.hi >= len as i64 {
-                return Err(format!("index {idx} may be out of bounds (length {len})"));
-            }
-            (idx.lo..=idx.hi).for_each(|i| visit(base + i as u32));
-        }
-        Ok(())
-    }
-
-    /// The slots an index may address, checked in bounds.
-    fn elements(&self, a: ArrayRef, idx: Interval, path: &Path) -> Result<Vec<u32>, Unsound> {
-        let mut out = Vec::new();
-        self.each_element(a, idx, path, |slot| out.push(slot))?;
-        Ok(out)
     }
 
     fn read_addr(&self, addr: u32, path: &Path) -> Interval {
