@@ -235,7 +235,15 @@ mod tests {
         let (p, m) = crate::absint::bundled("reach-joined-pointers/Problem913.c");
         let cells = cells(&p, &m);
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
-        let explored = explore_keyed(&cells, &step, &m, &Budget::unlimited(), WIDEN_AFTER, None);
+        let explored = explore_keyed(
+            &cells,
+            &step,
+            &m,
+            &Budget::unlimited(),
+            WIDEN_AFTER,
+            None,
+            false,
+        );
         let Ok((g, _)) = explored else {
             panic!("the step reads through the joined pointer")
         };

@@ -43,24 +43,47 @@ pub(super) fn offset_of(e: &Expr) -> Option<(&Expr, i64)> {
     }
 }
 
-/// The array reads of `e` that every evaluation of `e` performs, inner ones
+/// What may make evaluating an expression fault: a read or write of an
+/// array at an index, a division or remainder by a divisor.
+enum Hazard<'e> {
+    Index(ArrayRef, &'e Expr),
+    Divisor(&'e Expr),
+}
+
+/// The hazards of `e` that every evaluation of `e` meets, inner ones
 /// first: not those in the second operand of `&&` and `||` or the branches
 /// of `?:` (evaluated on some runs only, where [`AbstractStep::assume`]
 /// meets them narrowed), nor those inside calls.
-fn reads_of<'e>(e: &'e Expr, out: &mut Vec<(ArrayRef, &'e Expr)>) {
+fn hazards_of<'e>(e: &'e Expr, out: &mut Vec<Hazard<'e>>) {
     match e {
         Expr::Index(a, i) => {
-            reads_of(i, out);
-            out.push((*a, i));
+            hazards_of(i, out);
+            out.push(Hazard::Index(*a, i));
         }
-        Expr::Binary(BinOp::LogAnd | BinOp::LogOr, a, _) | Expr::Unary(_, a) => reads_of(a, out),
-        Expr::Cond(c, ..) => reads_of(c, out),
-        Expr::Binary(_, a, b) => {
-            reads_of(a, out);
-            reads_of(b, out);
+        Expr::Binary(BinOp::LogAnd | BinOp::LogOr, a, _) | Expr::Unary(_, a) => hazards_of(a, out),
+        Expr::Cond(c, ..) => hazards_of(c, out),
+        Expr::Binary(op, a, b) => {
+            hazards_of(a, out);
+            hazards_of(b, out);
+            if matches!(op, BinOp::Div | BinOp::Rem) {
+                out.push(Hazard::Divisor(b));
+            }
         }
         Expr::Call(..) | Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {
         }
+    }
+}
+
+/// `lo <= x && x <= hi` (either bound may be left out).
+fn within(x: &Expr, lo: Option<i32>, hi: Option<i32>) -> Expr {
+    let bound = |op, k| Expr::Binary(op, Box::new(x.clone()), Box::new(Expr::Const(k)));
+    match (
+        lo.map(|k| bound(BinOp::Ge, k)),
+        hi.map(|k| bound(BinOp::Le, k)),
+    ) {
+        (Some(l), Some(h)) => Expr::Binary(BinOp::LogAnd, Box::new(l), Box::new(h)),
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => Expr::Const(1),
     }
 }
 
@@ -119,14 +142,16 @@ impl AbstractStep<'_> {
         Ok(out)
     }
 
-    /// The runs of `path` in which every array read of `e` (see
-    /// [`reads_of`]) and the index `place_index` of an array written to
-    /// (`array`) are in bounds, their variables narrowed; the runs where
-    /// one is not are pushed to `faulted`, ended in a fault site.
+    /// The runs of `path` in which no hazard of `e` (see [`hazards_of`])
+    /// nor the index `write` of an array written to faults: every index in
+    /// bounds, every divisor other than zero, their variables narrowed (a
+    /// divisor that may be either side of zero splits the run in two). The
+    /// runs where one may fault are pushed to `faulted`, ended in a fault
+    /// site.
     ///
-    /// An index that is not a variable plus a constant, or a pointer whose
-    /// arrays differ in length, is left as it is: evaluating it out of
-    /// bounds gives up the step, as before.
+    /// A hazard whose operand is not a variable plus a constant, or a
+    /// pointer whose arrays differ in length, is left as it is: evaluating
+    /// it where it may fault gives up the step, as before.
     pub(super) fn in_bounds(
         &self,
         e: &Expr,
@@ -135,21 +160,39 @@ impl AbstractStep<'_> {
         where_: &dyn std::fmt::Display,
         faulted: &mut Vec<Path>,
     ) -> Result<Vec<Path>, Unsound> {
-        let mut reads = Vec::new();
-        reads_of(e, &mut reads);
+        let mut hazards = Vec::new();
+        hazards_of(e, &mut hazards);
         if let Some((a, i)) = write {
-            reads_of(i, &mut reads);
-            reads.push((a, i));
+            hazards_of(i, &mut hazards);
+            hazards.push(Hazard::Index(a, i));
         }
         let mut paths = vec![path];
-        for (a, i) in reads {
-            let Some(len) = self.length(a) else { continue };
-            let Some((var, c)) = offset_of(i) else {
+        for hazard in hazards {
+            let (operand, array) = match hazard {
+                Hazard::Index(a, i) => (i, Some(a)),
+                Hazard::Divisor(d) => (d, None),
+            };
+            let Some((var, c)) = offset_of(operand) else {
                 continue;
             };
-            let (lo, hi) = (-c, len - 1 - c);
-            let (Ok(lo), Ok(hi)) = (i32::try_from(lo), i32::try_from(hi)) else {
-                continue;
+            let length = match array {
+                Some(a) => match self.length(a) {
+                    Some(len) => Some(len),
+                    None => continue,
+                },
+                None => None,
+            };
+            // The values of `var` that do not fault, as ranges (built
+            // when a run may fault).
+            let safe = || -> Option<Vec<Expr>> {
+                let at = |k: i64| i32::try_from(k - c).ok();
+                Some(match length {
+                    Some(len) => vec![within(var, Some(at(0)?), Some(at(len - 1)?))],
+                    None => vec![
+                        within(var, None, Some(at(-1)?)),
+                        within(var, Some(at(1)?), None),
+                    ],
+                })
             };
             let mut next = Vec::with_capacity(paths.len());
             for p in paths {
@@ -157,33 +200,35 @@ impl AbstractStep<'_> {
                     next.push(p);
                     continue;
                 }
-                let idx = self.eval(i, &p)?;
-                if idx.lo >= 0 && idx.hi < len {
+                let v = self.eval(operand, &p)?;
+                let may_fault = match length {
+                    Some(len) => v.lo < 0 || v.hi >= len,
+                    None => v.contains(0),
+                };
+                let Some(safe) = may_fault.then(safe).flatten() else {
                     next.push(p);
                     continue;
+                };
+                let why = match length {
+                    Some(len) => format!("{where_}: index {v} may be out of bounds (length {len})"),
+                    None => format!("{where_}: a division by {v} may be by zero"),
+                };
+                let mut unsafe_runs = vec![p.clone()];
+                for range in &safe {
+                    let mut outside = Vec::new();
+                    for q in unsafe_runs {
+                        outside.extend(self.assume(q, range, false)?);
+                    }
+                    unsafe_runs = outside;
+                    next.extend(self.assume(p.clone(), range, true)?);
                 }
-                let inside = Expr::Binary(
-                    BinOp::LogAnd,
-                    Box::new(Expr::Binary(
-                        BinOp::Ge,
-                        Box::new(var.clone()),
-                        Box::new(Expr::Const(lo)),
-                    )),
-                    Box::new(Expr::Binary(
-                        BinOp::Le,
-                        Box::new(var.clone()),
-                        Box::new(Expr::Const(hi)),
-                    )),
-                );
-                for mut out in self.assume(p.clone(), &inside, false)? {
-                    let why = format!("{where_}: index {idx} may be out of bounds (length {len})");
+                for mut out in unsafe_runs {
                     out.status = Status::Faulted(Box::new(FaultSite {
-                        why,
-                        reads: self.slots_read(i, a),
+                        why: why.clone(),
+                        reads: self.slots_read(operand, array),
                     }));
                     faulted.push(out);
                 }
-                next.extend(self.assume(p, &inside, true)?);
             }
             paths = next;
         }
@@ -193,26 +238,27 @@ impl AbstractStep<'_> {
     /// The length of the array `a` names, or of every array the pointer
     /// may name where they have one length.
     fn length(&self, a: ArrayRef) -> Option<i64> {
-        let arrays: Vec<i32> = match a {
-            ArrayRef::Array(g) => vec![g.0 as i32],
-            ArrayRef::Pointer(g) => self.targets[g.0 as usize].clone()?,
-        };
-        let mut lengths = arrays
-            .iter()
-            .map(|&v| self.layout.array_at(v).map(|(_, l)| l));
-        let first = lengths.next()??;
-        lengths.all(|l| l == Some(first)).then_some(first as i64)
+        let length_of = |v: i32| self.layout.array_at(v).map(|(_, l)| l as i64);
+        match a {
+            ArrayRef::Array(g) => length_of(g.0 as i32),
+            ArrayRef::Pointer(g) => {
+                let arrays = self.targets[g.0 as usize].as_deref()?;
+                let first = length_of(*arrays.first()?)?;
+                (arrays.iter().all(|&v| length_of(v) == Some(first))).then_some(first)
+            }
+        }
     }
 
-    /// The state slots read by the index `i` into `a` (and by the pointer).
-    fn slots_read(&self, i: &Expr, a: ArrayRef) -> Vec<usize> {
+    /// The state slots read by the operand `i` of a hazard (and by the
+    /// pointer of the array `a` it indexes).
+    fn slots_read(&self, i: &Expr, a: Option<ArrayRef>) -> Vec<usize> {
         let mut out = Vec::new();
         let mut note = |g: crate::ir::GlobalId| {
             if let crate::engine::Storage::State(s) = self.layout.storage[g.0 as usize] {
                 out.push(s as usize);
             }
         };
-        if let ArrayRef::Pointer(g) = a {
+        if let Some(ArrayRef::Pointer(g)) = a {
             note(g);
         }
         super::analysis::walk_expr(i, &mut |x| {
@@ -229,6 +275,95 @@ impl AbstractStep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::absint::step::AbstractStep;
+    use crate::engine::Machine;
+    use crate::system::System;
+
+    /// Input 1 divides by `s - 3`, input 2 reads `arr[s - 2]` (length 4),
+    /// input 3 sets `s`.
+    const HAZARDS: &str = r#"
+extern void __VERIFIER_error(int);
+int inputs[] = {1,2,3};
+void calculate_output(int);
+int arr[] = {3,4,5,6};
+int cf = 1;
+int s = 0;
+int r = 0;
+void calculate_output(int input) {
+    cf = 1;
+    if((cf==1 && (input == 1))) { cf = 0; r = 100 / (s - 3); printf("%d\n", 21); }
+    if((cf==1 && (input == 2))) { cf = 0; r = arr[s - 2]; printf("%d\n", 22); }
+    if((cf==1 && (input == 3))) { cf = 0; s = input * 3; printf("%d\n", 23); }
+    if(r == 33) { __VERIFIER_error(0); }
+    if( cf==1 ) fprintf(stderr, "Invalid input: %d\n", input);
+}
+int main() {
+    while(1) {
+        int input;
+        scanf("%d", &input);
+        if((input != 1) && (input != 2) && (input != 3)) return -2;
+        calculate_output(input);
+    }
+}
+"#;
+
+    /// From `s` in `[-5, 15]`, each input's step splits into the runs that
+    /// do not fault, `s` narrowed (a divisor either side of zero in two),
+    /// and one fault site reading `s`; every concrete step from a value in
+    /// the interval either faults or is covered by a run.
+    #[test]
+    fn hazards_split_into_runs_and_fault_sites_that_cover_the_engine() {
+        let file = std::env::temp_dir().join(format!("rigor-hazards-{}.c", std::process::id()));
+        std::fs::write(&file, HAZARDS).expect("writes");
+        let p = crate::frontend::load(&file.to_string_lossy()).expect("loads");
+        let _ = std::fs::remove_file(&file);
+        let m = Machine::compile(&p).expect("compiles");
+        let names = &m.layout().slot_names;
+        let slot = |n: &str| names.iter().position(|x| x == n).expect("a state slot");
+        let (s, r) = (slot("s"), slot("r"));
+        let step = AbstractStep::new(&p, &m);
+        let mut from = step.initial(&m);
+        from[s] = Interval::new(-5, 15).expect("an interval");
+        let narrowed = |input| {
+            let (runs, faults) = step.step_or_faults(&from, input).expect("steps");
+            assert_eq!(faults.len(), 1, "input {input}: {faults:?}");
+            assert_eq!(faults[0].reads, [s]);
+            let mut values: Vec<(i64, i64)> = (runs.iter())
+                .map(|run| (run.post[s].lo, run.post[s].hi))
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            (runs, values)
+        };
+        let (divided, values) = narrowed(0);
+        assert_eq!(values, [(-5, 2), (4, 15)]);
+        assert!(faults_say(&step, &from, 0).contains("by zero"));
+        let (read, values) = narrowed(1);
+        assert_eq!(values, [(2, 5)]);
+        assert!(faults_say(&step, &from, 1).contains("out of bounds"));
+        let mut scratch = m.scratch();
+        for v in -5..=15 {
+            let mut state = m.initial_state();
+            state[s] = v;
+            for (input, runs) in [(0, &divided), (1, &read)] {
+                let mut next = state.clone();
+                match m.step(&mut scratch, &state, input, &mut next) {
+                    Err(_) => assert!(v == 3 || !(2..=5).contains(&v), "s = {v}"),
+                    Ok(o) => assert!(
+                        runs.iter().any(|run| run.outcome == o
+                            && run.post[s].contains(next[s] as i64)
+                            && run.post[r].contains(next[r] as i64)),
+                        "s = {v}, input {input}"
+                    ),
+                }
+            }
+        }
+    }
+
+    fn faults_say(step: &AbstractStep, from: &[Interval], input: usize) -> String {
+        let (_, faults) = step.step_or_faults(&from.to_vec(), input).expect("steps");
+        faults.iter().map(|f| f.why.clone()).collect()
+    }
 
     #[test]
     fn offsets_are_a_variable_plus_a_constant() {

@@ -172,7 +172,9 @@ pub(super) enum RoundError {
 
 /// One exploration of the abstraction keyed by `cells`, widening an
 /// interval after `widen_after` growths (straight to its cells after twice
-/// as many).
+/// as many). A step that may fault ends the round at once where
+/// `stop_at_fault` (the caller will not learn from its fault sites), and is
+/// recorded in [`AbsGraph::faults`] otherwise.
 pub(super) fn explore_keyed(
     cells: &Cells,
     step: &AbstractStep,
@@ -180,6 +182,7 @@ pub(super) fn explore_keyed(
     budget: &Budget,
     widen_after: u32,
     pool: Option<&rayon::ThreadPool>,
+    stop_at_fault: bool,
 ) -> Result<(AbsGraph, Liveness), RoundError> {
     let width = m.layout().state_width as usize;
     let mut live = Liveness::default();
@@ -230,6 +233,9 @@ pub(super) fn explore_keyed(
             read_by_errors,
             faults,
         } = successors(cells, step, &g.values[s as usize], g.inputs.len(), pool)?;
+        if let Some((_, why)) = faults.first().filter(|_| stop_at_fault) {
+            return Err(RoundError::Unsound(why.clone()));
+        }
         g.faults.retain(|f| f.state != s);
         (g.faults).extend(faults.into_iter().map(|(input, why)| AbsFault {
             state: s,

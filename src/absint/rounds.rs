@@ -187,7 +187,12 @@ fn rounds_of<T>(
         if !targets {
             step = step.without_pointer_targets();
         }
-        let (g, liveness) = match explore_keyed(&cells, &step, m, budget, widen_after, pool) {
+        // The first way to buy precision where a step may fault is to
+        // widen later, which needs no fault site: such a round stops at
+        // the first.
+        let stop_at_fault = best.is_none() && widen_after == WIDEN_AFTER;
+        let explored = explore_keyed(&cells, &step, m, budget, widen_after, pool, stop_at_fault);
+        let (g, liveness) = match explored {
             Ok(done) => done,
             Err(RoundError::Limit(why, partial)) => {
                 return best.ok_or(Unfinished {
@@ -212,21 +217,22 @@ fn rounds_of<T>(
         };
         if let Some(fault) = g.faults.first() {
             // The round over-approximates the runs that do not fault, but
-            // some abstract state may fault: it proves nothing. The keys
-            // are refined on the slots the faulting indices read (kept in
-            // the states before, as an error check's are), then the
-            // precision is bought as for a step that could not be
-            // interpreted.
+            // some abstract state may fault: it proves nothing. Precision
+            // is bought as for a step that could not be interpreted
+            // (widening later first: a widened divisor may hold zero), with
+            // a step between: the keys refined on the slots the fault
+            // sites read (kept in the states before, as an error check's
+            // are).
             let why = format!(
                 "{} (the step from abstract state {} on {})",
                 fault.why, fault.state, g.inputs[fault.input as usize]
             );
-            if cells.relevance.is_some() && refine(&mut cells, &g, &liveness) {
-                faulty = Some(why);
-                continue;
-            }
+            faulty = Some(why.clone());
             if best.is_none() && widen_after == WIDEN_AFTER {
                 widen_after = WIDEN_AFTER_RETRY;
+                continue;
+            }
+            if cells.relevance.is_some() && refine(&mut cells, &g, &liveness) {
                 continue;
             }
             if best.is_none() && cells.relevance.is_some() {
@@ -377,7 +383,7 @@ mod tests {
         assert!(cells.relevance.is_some());
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
         let (first, _) =
-            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None).expect("explores");
+            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None, false).expect("explores");
         assert_eq!(first.error_labels(), [0, 1, 2]);
         // Refined: s is kept in mode 2, and only the reachable labels remain.
         let g = explore_abstract(&p, &m, &limits).expect("explores");
@@ -395,7 +401,7 @@ mod tests {
         // completes with that fault site instead of giving up.
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());
         let (first, _) =
-            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None).expect("explores");
+            explore_keyed(&cells, &step, &m, &limits, WIDEN_AFTER, None, false).expect("explores");
         assert!(!first.faults.is_empty());
         assert!(
             first.faults.iter().all(|f| f.why.contains("out of bounds")),
