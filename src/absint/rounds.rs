@@ -178,7 +178,7 @@ fn rounds_of<T>(
     let mut widen_after = WIDEN_AFTER;
     // Whether the round under way is the retry of the first one.
     let mut retrying = false;
-    // Why the last round proved nothing, if it may fault.
+    // Why the last round proved nothing, if it did not.
     let mut faulty: Option<String> = None;
     for _ in 0..MAX_ROUNDS {
         let mut step = AbstractStep::new(p, m)
@@ -192,22 +192,46 @@ fn rounds_of<T>(
         // the first.
         let stop_at_fault = best.is_none() && widen_after == WIDEN_AFTER;
         let explored = explore_keyed(&cells, &step, m, budget, widen_after, pool, stop_at_fault);
-        let (g, liveness) = match explored {
-            Ok(done) => done,
+        // A round proves nothing where the step could not be interpreted
+        // (no graph), or where some abstract state may fault (its fault
+        // sites say which slots to refine on).
+        let round = match explored {
+            Ok((g, liveness)) if g.faults.is_empty() => Ok((g, liveness)),
+            Ok((g, liveness)) => {
+                let f = &g.faults[0];
+                let why = format!(
+                    "{} (the step from abstract state {} on {})",
+                    f.why, f.state, g.inputs[f.input as usize]
+                );
+                Err((why, Some((g, liveness))))
+            }
             Err(RoundError::Limit(why, partial)) => {
                 return best.ok_or(Unfinished {
                     why,
                     partial: Some(partial),
                 })
             }
-            Err(RoundError::Unsound(why)) => {
+            Err(RoundError::Unsound(why)) => Err((why, None)),
+        };
+        let (g, liveness) = match round {
+            Ok(round) => round,
+            Err((why, graph)) => {
+                // Precision is bought in steps: widening later (a widened
+                // divisor may hold zero), then the keys refined on the
+                // slots the fault sites read (kept in the states before, as
+                // an error check's are), then every slot kept: joining the
+                // slots relevance left out lost too much.
+                faulty = Some(why.clone());
                 if best.is_none() && widen_after == WIDEN_AFTER {
                     widen_after = WIDEN_AFTER_RETRY;
                     continue;
                 }
+                if let Some((g, liveness)) = &graph {
+                    if cells.relevance.is_some() && refine(&mut cells, g, liveness) {
+                        continue;
+                    }
+                }
                 if best.is_none() && cells.relevance.is_some() {
-                    // Joining the slots relevance left out lost too much:
-                    // key on every slot instead.
                     cells.relevance = None;
                     widen_after = WIDEN_AFTER;
                     continue;
@@ -215,33 +239,6 @@ fn rounds_of<T>(
                 return best.ok_or(AbstractionError::Unsound(why).into());
             }
         };
-        if let Some(fault) = g.faults.first() {
-            // The round over-approximates the runs that do not fault, but
-            // some abstract state may fault: it proves nothing. Precision
-            // is bought as for a step that could not be interpreted
-            // (widening later first: a widened divisor may hold zero), with
-            // a step between: the keys refined on the slots the fault
-            // sites read (kept in the states before, as an error check's
-            // are).
-            let why = format!(
-                "{} (the step from abstract state {} on {})",
-                fault.why, fault.state, g.inputs[fault.input as usize]
-            );
-            faulty = Some(why.clone());
-            if best.is_none() && widen_after == WIDEN_AFTER {
-                widen_after = WIDEN_AFTER_RETRY;
-                continue;
-            }
-            if cells.relevance.is_some() && refine(&mut cells, &g, &liveness) {
-                continue;
-            }
-            if best.is_none() && cells.relevance.is_some() {
-                cells.relevance = None;
-                widen_after = WIDEN_AFTER;
-                continue;
-            }
-            return best.ok_or(AbstractionError::Unsound(why).into());
-        }
         let (open, learnt) = judge(&g);
         if open == 0 {
             return Ok((0, g, learnt));
