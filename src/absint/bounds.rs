@@ -9,19 +9,9 @@
 //! one; an abstraction with a fault site left proves nothing.
 
 use super::interval::Interval;
-use super::run::{Path, Status};
+use super::run::{FaultSite, Path, Status};
 use super::step::{AbstractStep, Unsound};
 use crate::ir::{ArrayRef, BinOp, Expr, UnOp};
-
-/// Where an abstract run may fault: why, and the state slots the faulting
-/// index reads (the refinement keeps them in the keys of the states before).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FaultSite {
-    /// What may go wrong, located.
-    pub why: String,
-    /// The state slots the index reads.
-    pub reads: Vec<usize>,
-}
 
 /// `e` as a variable plus a constant (`x`, `x + 3`, `x - 7`, `x + -5`,
 /// `3 + x`), where it is one.

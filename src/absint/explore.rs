@@ -47,9 +47,9 @@ use rustc_hash::FxHashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::bounds::FaultSite;
 use super::cells::{Cells, SplitSlots};
 pub use super::graph::{AbsEdge, AbsFault, AbsGraph};
+use super::run::FaultSite;
 use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
 use crate::system::{Budget, Outcome, StateId, StopReason, NO_STATE};

@@ -2,9 +2,18 @@
 //! while it runs (values, status, writes), joining runs, and what a
 //! finished run tells its caller.
 
-use super::bounds::FaultSite;
 use super::interval::Interval;
 use crate::system::Outcome;
+
+/// Where an abstract run may fault ([`super::bounds`]): why, and the state slots the faulting
+/// index reads (the refinement keeps them in the keys of the states before).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultSite {
+    /// What may go wrong, located.
+    pub why: String,
+    /// The state slots the index reads.
+    pub reads: Vec<usize>,
+}
 
 /// Where a run stands.
 #[derive(Clone, Debug)]

@@ -24,10 +24,9 @@ use std::sync::Mutex;
 use rustc_hash::FxHashSet;
 
 use super::analysis::{note_calls_in, pointer_targets};
-use super::bounds::FaultSite;
 use super::interval::Interval;
 pub use super::run::Run;
-use super::run::{merge_running, Path, Status};
+use super::run::{merge_running, FaultSite, Path, Status};
 use crate::engine::{Layout, Machine};
 use crate::ir::{BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
 
