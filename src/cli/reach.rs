@@ -7,16 +7,16 @@
 //! `--addresses`.
 
 use std::io::Write;
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::limits::LimitArgs;
 use super::stream::AnswerStream;
 use super::CliResult;
 use crate::check::reach::{self, LabelVerdict, ReachOptions, ReachReport};
 use crate::error::{write_file, Error};
+use crate::explore::distributed::local::{LocalCluster, Watch};
 use crate::explore::distributed::Cluster;
 
 /// Arguments of `rigor reach`.
@@ -149,10 +149,6 @@ pub fn finish(args: &Args, stream: Arc<AnswerStream>, r: &ReachReport) -> CliRes
     Ok(0)
 }
 
-/// How long the processes may take to connect before the run gives up
-/// (timely retries for ever when a process never comes).
-const CONNECT_LIMIT: Duration = Duration::from_secs(60);
-
 /// Runs as process `k` of the cluster `args.addresses`.
 pub fn run_member(args: &Args, k: usize) -> CliResult {
     if k >= args.addresses.len() {
@@ -173,17 +169,20 @@ pub fn run_member(args: &Args, k: usize) -> CliResult {
     }
 }
 
+/// How long the processes may take to connect after one of them failed
+/// before the run gives up (timely retries for ever when a process never
+/// comes).
+const CONNECT_LIMIT: Duration = Duration::from_secs(60);
+
 /// Starts processes 0..n-1 on this machine and runs as process n-1.
 pub fn run_processes(args: &Args, n: usize) -> CliResult {
     if n == 0 {
         return Err(Error::Usage("--processes: at least 1".into()));
     }
-    let addresses = free_addresses(n)
-        .map_err(|e| Error::Usage(format!("--processes: no free local port: {e}")))?;
     let exe = std::env::current_exe()
         .map_err(|e| Error::Usage(format!("--processes: cannot find rigor itself: {e}")))?;
-    let mut children: Vec<Child> = Vec::new();
-    for k in 0..n - 1 {
+    let flags = member_flags(args);
+    let cluster = LocalCluster::start(n, |k, addresses| {
         let mut cmd = Command::new(&exe);
         cmd.args([
             "reach",
@@ -194,26 +193,25 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
         ])
         .arg("--addresses")
         .arg(addresses.join(","))
-        .args(member_flags(args))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null());
-        match cmd.spawn() {
-            Ok(c) => children.push(c),
-            Err(e) => {
-                stop(&mut children);
-                return Err(Error::Usage(format!(
-                    "--processes: cannot start rigor: {e}"
-                )));
-            }
-        }
-    }
-    let watch = watch_children(children);
+        .args(&flags);
+        cmd
+    })
+    .map_err(|e| Error::Usage(format!("--processes: {e}")))?;
     let member = Args {
-        addresses,
+        addresses: cluster.addresses.clone(),
         process: Some(n - 1),
         processes: None,
         ..args.clone()
     };
+    let watch = cluster.watch(Watch {
+        interrupted: super::limits::interrupted,
+        interrupted_exit: super::limits::EXIT_INTERRUPTED,
+        connect_limit: CONNECT_LIMIT,
+        abandon: Box::new(|| {
+            eprintln!("rigor: a search process failed; the others are stopped");
+            std::process::exit(1);
+        }),
+    });
     let out = run_member(&member, n - 1);
     let failed = watch.join().unwrap_or(true);
     match out {
@@ -241,67 +239,4 @@ fn member_flags(args: &Args) -> Vec<String> {
         flags.extend(["--memory-limit".to_string(), m.to_string()]);
     }
     flags
-}
-
-/// `n` addresses on 127.0.0.1 whose ports were free a moment ago.
-fn free_addresses(n: usize) -> std::io::Result<Vec<String>> {
-    let listeners = (0..n)
-        .map(|_| TcpListener::bind("127.0.0.1:0"))
-        .collect::<std::io::Result<Vec<_>>>()?;
-    listeners
-        .iter()
-        .map(|l| l.local_addr().map(|a| a.to_string()))
-        .collect()
-}
-
-/// Waits for the other processes on a thread of its own; says whether one
-/// failed. One that fails before the cluster has connected would leave
-/// this process retrying for ever, so then the run ends here with an
-/// error; so does a cluster that has not finished connecting within
-/// [`CONNECT_LIMIT`] of a child's failure.
-fn watch_children(mut children: Vec<Child>) -> std::thread::JoinHandle<bool> {
-    std::thread::spawn(move || {
-        let mut failed = false;
-        let mut failed_at: Option<Instant> = None;
-        let mut told = false;
-        while !children.is_empty() {
-            // An interrupt stops every process, not just this one: each
-            // then stops expanding, and the search drains and reports.
-            if !told && super::limits::interrupted() {
-                told = true;
-                for c in &children {
-                    // SAFETY: a signal to a child process this one started.
-                    unsafe { libc::kill(c.id() as libc::pid_t, libc::SIGTERM) };
-                }
-            }
-            children.retain_mut(|c| match c.try_wait() {
-                Ok(Some(status)) => {
-                    // An interrupted process (130) answered what it had.
-                    if !status.success() && status.code() != Some(super::limits::EXIT_INTERRUPTED) {
-                        failed = true;
-                        failed_at.get_or_insert_with(Instant::now);
-                    }
-                    false
-                }
-                Ok(None) => true,
-                Err(_) => false,
-            });
-            if failed_at.is_some_and(|t| t.elapsed() > CONNECT_LIMIT) {
-                stop(&mut children);
-                eprintln!("rigor: a search process failed; the others are stopped");
-                std::process::exit(1);
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        failed
-    })
-}
-
-/// Kills and reaps `children`.
-fn stop(children: &mut Vec<Child>) {
-    for c in children.iter_mut() {
-        let _ = c.kill();
-        let _ = c.wait();
-    }
-    children.clear();
 }

@@ -43,6 +43,8 @@ use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Input, Probe};
 
+pub mod local;
+
 use super::bfs::{Exploration, FaultAt, Links};
 use crate::system::graph::StateGraph;
 use crate::system::{Budget, Outcome, StopReason, System};
