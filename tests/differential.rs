@@ -412,20 +412,14 @@ fn check_program(path: &Path, native_text: &Path, seed: u64) -> Tally {
     }
     // The slower readings on an even spread of the cases.
     let stride = (slow.len() / SLOW_CASES).max(1);
-    // The second reading numbers strings as rigor's certificates say.
-    let strings: Vec<(i64, String)> = (s.p.strings.iter().enumerate())
-        .map(|(k, t)| (k as i64, t.clone()))
-        .collect();
-    let second =
-        rigor::crosscheck::read_program(&path.to_string_lossy(), &strings).expect("second reading");
-    let layout = rigor::crosscheck::layout::Layout::of(&second).expect("layout");
+    let reading = SecondReading::of(&s, path);
     let abs = AbstractStep::new(&s.p, &s.m);
     for &(n, i) in slow.iter().step_by(stride) {
         let values = &states[n].0;
         let nat = ended[n][i].as_ref().expect("run");
         let (o, next) = engine[n][i].as_ref().expect("run");
         let here = format!("{shown}: input {} from state #{n}", inputs[i]);
-        check_second(&s, &layout, &second, values, inputs[i], nat, &here);
+        check_second(&s, &reading, values, inputs[i], nat, &here);
         tally.second += 1;
         // The interval step.
         let point: Vec<Interval> = s
@@ -453,19 +447,53 @@ fn check_program(path: &Path, native_text: &Path, seed: u64) -> Tally {
     tally
 }
 
+/// The second reading of a program, with what every case needs of it.
+struct SecondReading {
+    program: rigor::crosscheck::syntax::Program,
+    layout: rigor::crosscheck::layout::Layout,
+    /// The cell of each name the second reading's layout may use.
+    cell_of: HashMap<String, usize>,
+    /// The globals every step writes before reading them.
+    temps: HashSet<String>,
+}
+
+impl SecondReading {
+    fn of(s: &Subject, path: &Path) -> SecondReading {
+        // The second reading numbers strings as rigor's certificates say.
+        let strings: Vec<(i64, String)> = (s.p.strings.iter().enumerate())
+            .map(|(k, t)| (k as i64, t.clone()))
+            .collect();
+        let program = rigor::crosscheck::read_program(&path.to_string_lossy(), &strings)
+            .expect("second reading");
+        let layout = rigor::crosscheck::layout::Layout::of(&program).expect("layout");
+        let cell_of = (s.names.iter().enumerate())
+            .map(|(c, n)| (n.clone(), c))
+            .collect();
+        let temps = program.written_first().into_iter().collect();
+        SecondReading {
+            program,
+            layout,
+            cell_of,
+            temps,
+        }
+    }
+}
+
 /// The second reading's step from `values` against the native ending.
 fn check_second(
     s: &Subject,
-    layout: &rigor::crosscheck::layout::Layout,
-    second: &rigor::crosscheck::syntax::Program,
+    reading: &SecondReading,
     values: &[i32],
     input: i32,
     nat: &Ended,
     here: &str,
 ) {
-    let cell_of: HashMap<&str, usize> = (s.names.iter().enumerate())
-        .map(|(c, n)| (n.as_str(), c))
-        .collect();
+    let SecondReading {
+        program: second,
+        layout,
+        cell_of,
+        temps,
+    } = reading;
     let array_name = |g: i32| s.p.globals[g as usize].name.clone();
     let to_second = |c: usize, v: i32| match s.cells[c] {
         Cell::Pointer(_) => layout.array_number(&array_name(v)).map_or(-1, |a| a as i32),
@@ -484,7 +512,6 @@ fn check_second(
         .filter(|e| !matches!(e.when, Cond::Known(false)))
         .map(|e| &e.ending)
         .collect();
-    let temps: HashSet<String> = second.written_first().into_iter().collect();
     let ok = match nat {
         Ended::Error(l) => matches!(live.as_slice(), [Ending::Error(n)] if n == l),
         Ended::Blocked => live.is_empty(),
