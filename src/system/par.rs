@@ -1,35 +1,25 @@
 //! A parallel map over indexes, for the engines that split work into
 //! independent items (properties, merge parts, a level's workers).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use rayon::prelude::*;
 
-/// `(0..n).map(f)`, on `threads` threads taking indexes in turn (on the
-/// calling thread when one is enough).
-pub fn par_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+/// `(0..n).map(f)`, on a rayon pool of `threads` threads (on the calling
+/// thread when one is enough, or when no thread can be started).
+///
+/// A pool of its own per call, not rayon's global one: the callers ask
+/// for a number of threads (`--threads`), and the abstraction keeps pools
+/// of its own with deep stacks, so no caller's work waits on another's.
+pub fn par_map<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     if threads <= 1 || n <= 1 {
         return (0..n).map(f).collect();
     }
-    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= n {
-                    break;
-                }
-                let v = f(k);
-                results.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(v);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|v| v.expect("every index mapped"))
-        .collect()
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.min(n))
+        .build()
+    {
+        Ok(pool) => pool.install(|| (0..n).into_par_iter().map(&f).collect()),
+        Err(_) => (0..n).map(f).collect(),
+    }
 }
 
 #[cfg(test)]
