@@ -7,7 +7,8 @@
 
 use rigor::engine::Machine;
 use rigor::explore::{explore, Options};
-use rigor::system::{peak_resident_bytes, Budget, System};
+use rigor::runtime::{peak_resident_bytes, Budget};
+use rigor::system::System;
 use std::time::Instant;
 
 fn main() {

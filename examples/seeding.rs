@@ -8,7 +8,7 @@
 use rigor::abbadingo;
 use rigor::engine::Machine;
 use rigor::explore::{explore, Options};
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

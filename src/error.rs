@@ -11,8 +11,8 @@ use crate::check::InputError;
 use crate::engine::CompileError;
 use crate::frontend::FrontendError;
 use crate::lts::ModelError;
+use crate::runtime::budget::LimitError;
 use crate::source::{PropertyError, ReadError};
-use crate::system::budget::LimitError;
 use crate::validate::ValidateError;
 
 /// Every error a command can end with.

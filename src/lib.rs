@@ -28,6 +28,7 @@ pub mod ir;
 pub mod ltl;
 pub mod lts;
 pub mod report;
+pub mod runtime;
 pub mod smt;
 pub mod solve;
 pub mod source;

@@ -5,7 +5,7 @@
 
 use clap::{Parser, Subcommand};
 use rigor::cli;
-use rigor::system::memory::Reserve;
+use rigor::runtime::memory::Reserve;
 
 /// An allocation that fails under a hard memory cap stops the run with its
 /// answers instead of aborting it.
@@ -59,7 +59,7 @@ enum Command {
 }
 
 fn main() {
-    rigor::system::memory::fit_allocator_to_address_limit();
+    rigor::runtime::memory::fit_allocator_to_address_limit();
     Reserve::keep();
     let cli = Cli::parse();
     let result = match cli.command {

@@ -14,7 +14,7 @@ use crate::check::ltl::{LtlOptions, LtlReport};
 use crate::check::reach::{ReachOptions, ReachReport};
 use crate::check::InputError;
 use crate::explore::Observer;
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// What solving one problem gave.
 pub struct Solved<'a> {

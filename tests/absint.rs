@@ -10,7 +10,8 @@ use std::collections::{HashSet, VecDeque};
 
 use rigor::absint::{explore_abstract, AbsGraph};
 use rigor::engine::Machine;
-use rigor::system::{Budget, Outcome, System, NO_STATE};
+use rigor::runtime::Budget;
+use rigor::system::{Outcome, System, NO_STATE};
 
 fn covers(g: &AbsGraph, s: usize, c: &[i32]) -> bool {
     g.values[s]

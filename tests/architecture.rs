@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u32)] = &[
     ("source", 0),
     ("ir", 0),
+    ("runtime", 0),
     ("system", 1),
     ("smt", 1),
     ("frontend", 2),

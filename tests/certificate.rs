@@ -20,7 +20,8 @@ use rigor::certificate::{
 use rigor::check::pruning::closure;
 use rigor::engine::Machine;
 use rigor::ir::{GlobalKind, Program};
-use rigor::system::{Budget, Outcome, System};
+use rigor::runtime::Budget;
+use rigor::system::{Outcome, System};
 
 /// A program, its machine and its abstraction's certificate.
 struct Case {

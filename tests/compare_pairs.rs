@@ -11,7 +11,7 @@ use std::process::Command;
 
 use rigor::engine::Machine;
 use rigor::equivalence::lockstep::{compare, Verdict};
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 fn machine(path: &Path) -> Machine {
     let p = rigor::frontend::load(&path.to_string_lossy())

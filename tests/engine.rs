@@ -5,7 +5,8 @@ mod common;
 
 use rigor::engine::Machine;
 use rigor::explore::{explore, Options};
-use rigor::system::{Budget, System};
+use rigor::runtime::Budget;
+use rigor::system::System;
 use std::path::PathBuf;
 
 /// Runs both machines on the first `max` states of `path`.

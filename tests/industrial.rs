@@ -10,7 +10,7 @@ use std::process::Command;
 use rigor::check::ctl::{load_lts, LoadOptions};
 use rigor::ctl::{self, slow};
 use rigor::lts;
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 fn project() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -21,7 +21,7 @@ use rigor::certificate::check_invariant;
 use rigor::engine::Machine;
 use rigor::explore::{explore_levels, Options};
 use rigor::horn::{Prover, WorkerCommand};
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 fn problem(dir: &str) -> String {
     let d = format!("{}/problems/{dir}", env!("CARGO_MANIFEST_DIR"));

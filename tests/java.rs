@@ -15,7 +15,8 @@ use std::path::Path;
 use std::process::Command;
 
 use rigor::engine::Machine;
-use rigor::system::{Budget, System};
+use rigor::runtime::Budget;
+use rigor::system::System;
 
 fn machine(path: &Path) -> Machine {
     let p = rigor::frontend::load(&path.to_string_lossy())

@@ -10,7 +10,8 @@ use proptest::prelude::*;
 use rigor::engine::Machine;
 use rigor::explore::levels::explore_in_rounds;
 use rigor::explore::{explore, explore_levels, Exploration, Options};
-use rigor::system::{replay, Budget, Outcome, StateGraph, StopReason, System, NO_STATE};
+use rigor::runtime::{Budget, StopReason};
+use rigor::system::{replay, Outcome, StateGraph, System, NO_STATE};
 
 /// What both searches must agree on.
 fn summary<S: System>(sys: &S, ex: &Exploration) -> String {

@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rigor::certificate::{Certificate, CheckError, Obligation};
 use rigor::check::certify::{check_all, check_claims};
 use rigor::check::ltl::{solve, LtlOptions, LtlReport};
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 fn budget() -> Budget {
     Budget::unlimited().with_timeout(std::time::Duration::from_secs(120))

@@ -371,7 +371,7 @@ fn the_exploration_stops_once_every_open_property_is_refuted() {
     // With the true ones too, nothing stops it before the cap.
     let f = dir.join(props).to_string_lossy().to_string();
     let r = solve(&p, &f, &capped, None, true, false).expect("solves");
-    assert_eq!(r.stopped, Some(rigor::system::StopReason::MaxStates));
+    assert_eq!(r.stopped, Some(rigor::runtime::StopReason::MaxStates));
     for v in &r.verdicts {
         let want = truth[&(v.property as u32)];
         assert_eq!(

@@ -22,7 +22,7 @@ use rigor::certificate::{Bound, Certificate};
 use rigor::check::pruning::closure;
 use rigor::crosscheck::{check_regions, CrossError, Initiation};
 use rigor::engine::Machine;
-use rigor::system::Budget;
+use rigor::runtime::Budget;
 
 /// The abstraction's certificate of the program at `path`.
 fn certificate_of(path: &Path) -> Option<Certificate> {

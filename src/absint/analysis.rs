@@ -231,7 +231,7 @@ mod tests {
         use crate::absint::explore::{explore_keyed, WIDEN_AFTER};
         use crate::absint::step::AbstractStep;
         use crate::certificate::Bound;
-        use crate::system::Budget;
+        use crate::runtime::Budget;
         let (p, m) = crate::absint::bundled("reach-joined-pointers/Problem913.c");
         let cells = cells(&p, &m);
         let step = AbstractStep::new(&p, &m).with_congruences(cells.congruence.clone());

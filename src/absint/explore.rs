@@ -52,7 +52,8 @@ pub use super::graph::{AbsEdge, AbsFault, AbsGraph};
 use super::run::FaultSite;
 use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
-use crate::system::{Budget, Outcome, StateId, StopReason, NO_STATE};
+use crate::runtime::{Budget, StopReason};
+use crate::system::{Outcome, StateId, NO_STATE};
 
 /// Growths of one abstract state before its numeric intervals are widened.
 pub const WIDEN_AFTER: u32 = 10;

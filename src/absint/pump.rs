@@ -26,7 +26,8 @@ use super::interval::Interval;
 use super::step::{AbsState, AbstractStep};
 use crate::engine::Machine;
 use crate::ir::Program;
-use crate::system::{Budget, Outcome, StateId, System};
+use crate::runtime::Budget;
+use crate::system::{Outcome, StateId, System};
 
 /// Most states one `representative_search` keeps (RERS 2019 training
 /// problem 13 needs at most 5 000 for its counter-guarded labels).
@@ -172,8 +173,8 @@ mod tests {
     use super::*;
     use crate::absint::bundled;
     use crate::absint::explore_abstract;
+    use crate::runtime::Budget;
     use crate::system::replay;
-    use crate::system::Budget;
 
     #[test]
     fn a_guarded_counter_is_pumped() {

@@ -16,7 +16,7 @@ use super::graph::AbsGraph;
 use super::step::AbstractStep;
 use crate::engine::Machine;
 use crate::ir::{Expr, Program};
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// Most rounds of [`refine`]: each explores the abstraction again.
 pub const MAX_ROUNDS: usize = 12;
@@ -102,7 +102,7 @@ fn rounds<T>(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 // The step is interpreted by recursion on its nesting.
-                .stack_size(crate::system::memory::deep_stack(threads))
+                .stack_size(crate::runtime::memory::deep_stack(threads))
                 .build()
                 .ok()
         })

@@ -21,7 +21,7 @@ pub const CHECK_WITHOUT_DEADLINE: std::time::Duration = std::time::Duration::fro
 /// Until when the certificate check may run: the run's deadline, else
 /// [`CHECK_WITHOUT_DEADLINE`] from now (a check that does not finish leaves
 /// its labels unknown rather than the run without an end).
-pub fn check_deadline(budget: &crate::system::Budget) -> Option<std::time::Instant> {
+pub fn check_deadline(budget: &crate::runtime::Budget) -> Option<std::time::Instant> {
     Some(
         budget
             .deadline
@@ -67,18 +67,18 @@ impl<T: Send + 'static> PendingCheck<T> {
     }
 
     /// The check's outcome. If `budget` is cancelled first, the check
-    /// still has [`crate::system::INTERRUPT_GRACE`] to end (its labels are
+    /// still has [`crate::runtime::INTERRUPT_GRACE`] to end (its labels are
     /// proved already but for the check), then [`CheckError::Interrupted`]:
     /// an interrupted run does not wait longer for a solver, the thread is
     /// left to end with the process.
-    pub fn wait(self, budget: &crate::system::Budget) -> Result<T, CheckError> {
-        self.wait_with_grace(budget, crate::system::INTERRUPT_GRACE)
+    pub fn wait(self, budget: &crate::runtime::Budget) -> Result<T, CheckError> {
+        self.wait_with_grace(budget, crate::runtime::INTERRUPT_GRACE)
     }
 
     /// [`PendingCheck::wait`], with `grace` after a cancel.
     fn wait_with_grace(
         self,
-        budget: &crate::system::Budget,
+        budget: &crate::runtime::Budget,
         grace: std::time::Duration,
     ) -> Result<T, CheckError> {
         let cancelled = || (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
@@ -327,7 +327,7 @@ pub fn check_claims(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::system::Budget;
+    use crate::runtime::Budget;
     use std::time::Duration;
 
     #[test]

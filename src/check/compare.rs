@@ -8,7 +8,7 @@ use super::InputError;
 use crate::engine::Machine;
 use crate::equivalence::lockstep::{compare, CompareReport, ReplayMismatch, Verdict};
 use crate::equivalence::{abstraction, structural};
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// State pairs explored to sanity-check an equivalence proved without it.
 const SANITY_PAIRS: u64 = 200_000;

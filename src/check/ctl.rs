@@ -9,7 +9,7 @@ use crate::ctl::{self, CtlVerdict};
 use crate::engine::Machine;
 use crate::explore::{explore, Observer, Options};
 use crate::lts::{self, Lts};
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// How to build the labelled transition system of a program.
 #[derive(Clone, Default)]

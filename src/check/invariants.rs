@@ -13,7 +13,7 @@ use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
 use crate::certificate::{check_invariant, CheckError, Checked, InvariantCertificate};
 use crate::horn::{Prover, WorkerCommand};
 use crate::ir::Program;
-use crate::system::{Budget, Cancel};
+use crate::runtime::{Budget, Cancel};
 
 /// What the invariant engine settled: the certificates the checker
 /// accepted, and notes for the report.
@@ -46,7 +46,7 @@ impl PendingInvariants {
     /// label of `open` is found or proved, `search` is raised: the search
     /// has nothing left to look for. With `defer`, the engine steps back
     /// as the search does while the abstraction's certificate is checked
-    /// (`system::priority`): that check settles every label it claims at
+    /// (`runtime::priority`): that check settles every label it claims at
     /// once. `path` is the program's file, which the second reading of
     /// each invariant reads ([`both_readings`]); with `worker` (how to
     /// start one), each query runs in a worker process
@@ -71,7 +71,7 @@ impl PendingInvariants {
         let path = path.to_string();
         std::thread::spawn(move || {
             if defer {
-                crate::system::priority::defer_this_thread();
+                crate::runtime::priority::defer_this_thread();
             }
             run(
                 &p,

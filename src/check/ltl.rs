@@ -19,8 +19,9 @@ use crate::ir::Program;
 use crate::ltl::check::{check_all, check_formula, check_formula_abstract, LtlVerdict, Subject};
 use crate::ltl::quotient::trace_quotient;
 use crate::ltl::syntax::{read_properties, PropertyFile};
-use crate::system::par_map;
-use crate::system::{Budget, StateGraph, StopReason, System};
+use crate::runtime::par_map;
+use crate::runtime::{Budget, StopReason};
+use crate::system::{StateGraph, System};
 
 /// Everything `rigor ltl` reports.
 #[derive(Clone, Debug, Serialize)]
@@ -330,7 +331,7 @@ fn solve_recorded(
         })
     });
     // The exploration steps back for the check while it runs
-    // (`system::priority`).
+    // (`runtime::priority`).
     let run = || {
         if all_answered {
             let mut r = LtlReport::new(program, properties, abs_report);
@@ -354,13 +355,13 @@ fn solve_recorded(
         }
     };
     let mut r = if checker.is_some() {
-        crate::system::priority::deferred(run)
+        crate::runtime::priority::deferred(run)
     } else {
         run()
     };
     let check = checker.map(|c| c.wait(budget));
     apply_certification(&mut r, cert.as_ref(), check, opts.certify);
-    r.peak_memory = crate::system::peak_resident_bytes();
+    r.peak_memory = crate::runtime::peak_resident_bytes();
     if opts.keep_certificate {
         r.certificate = cert;
     }
@@ -446,7 +447,7 @@ fn explore_and_check<S: System + Sync>(
         invalid_continues,
         graphs,
         complete,
-        budget: budget.after_cancel(crate::system::INTERRUPT_GRACE),
+        budget: budget.after_cancel(crate::runtime::INTERRUPT_GRACE),
     };
     let verdicts = check_all(&subject, props, &r.properties, threads, &tell);
     r.verdicts = match abs_verdicts {
@@ -471,7 +472,7 @@ fn explore_and_check<S: System + Sync>(
         .collect();
     r.explore_seconds = ex.elapsed.as_secs_f64();
     r.check_seconds = start.elapsed().as_secs_f64();
-    r.peak_memory = crate::system::peak_resident_bytes();
+    r.peak_memory = crate::runtime::peak_resident_bytes();
     r
 }
 

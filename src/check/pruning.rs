@@ -234,14 +234,14 @@ pub enum PruningError {
 /// ([`super::certify::second_reading`], without initiation). An
 /// undecided second reading leaves the labels certified by the first
 /// check and says so in the note returned. An interrupt leaves the check
-/// in flight only [`crate::system::INTERRUPT_GRACE`] to end.
+/// in flight only [`crate::runtime::INTERRUPT_GRACE`] to end.
 pub fn check_pruning(
     p: &Arc<Program>,
     path: &str,
     c: &Certificate,
     labels: &[u32],
     pruned: &Pruned,
-    budget: &crate::system::Budget,
+    budget: &crate::runtime::Budget,
 ) -> Result<Option<String>, PruningError> {
     if pruned.outside > 0 {
         return Err(PruningError::Outside {

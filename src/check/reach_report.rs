@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use crate::certificate::{Certificate, InvariantCertificate};
 use crate::explore::ProgressPoint;
-use crate::system::{replay, Outcome, StopReason, System};
+use crate::runtime::StopReason;
+use crate::system::{replay, Outcome, System};
 
 /// The answer for one error label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

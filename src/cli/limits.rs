@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::sync::{Arc, OnceLock};
 
 use crate::explore::{Observer, Sample};
-use crate::system::budget::total_memory;
-use crate::system::{Budget, Cancel, LimitError};
+use crate::runtime::budget::total_memory;
+use crate::runtime::{Budget, Cancel, LimitError};
 
 /// Resource limits and progress, as command-line flags.
 #[derive(clap::Args, Debug, Clone, Default)]

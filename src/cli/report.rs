@@ -6,7 +6,7 @@ use super::CliResult;
 use crate::answers::read::ReadOptions;
 use crate::error::{write_file, Error};
 use crate::report::{html, Page};
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// Arguments of `rigor report`.
 #[derive(clap::Args, Debug)]

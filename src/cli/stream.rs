@@ -28,7 +28,7 @@ struct Written {
     /// The first answer that contradicted one written before.
     contradiction: Option<Error>,
     /// Raised on a contradiction, to stop the run.
-    stop: Option<crate::system::Cancel>,
+    stop: Option<crate::runtime::Cancel>,
     error: Option<Error>,
 }
 
@@ -71,7 +71,7 @@ impl AnswerStream {
 
     /// Raises `stop` (the run's cancellation) when an answer contradicts
     /// one written before.
-    pub fn stop_on_contradiction(&self, stop: crate::system::Cancel) {
+    pub fn stop_on_contradiction(&self, stop: crate::runtime::Cancel) {
         if let Ok(mut w) = self.inner.lock() {
             w.stop = Some(stop);
         }
@@ -153,7 +153,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("w.txt");
         let s = AnswerStream::new("7".into(), false, Some(path.to_str().unwrap())).unwrap();
-        let stop = crate::system::Cancel::new();
+        let stop = crate::runtime::Cancel::new();
         s.stop_on_contradiction(stop.clone());
         s.answer(3, false, None);
         s.answer(3, false, None);

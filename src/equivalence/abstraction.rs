@@ -44,7 +44,8 @@ use super::lockstep::Observed;
 use crate::absint::{explore_abstract_until, AbsGraph, AbstractionError};
 use crate::engine::Machine;
 use crate::ir::Program;
-use crate::system::{Budget, Outcome, StateId, System};
+use crate::runtime::Budget;
+use crate::system::{Outcome, StateId, System};
 
 /// Most pairs of abstract-state sets [`prove`] explores before giving up.
 pub const MAX_PAIRS: usize = 1_000_000;

@@ -25,7 +25,8 @@ use serde::Serialize;
 
 use crate::engine::Machine;
 use crate::explore::{explore_levels, Options};
-use crate::system::{peak_resident_bytes, Budget, Outcome, StepResult, StopReason, System};
+use crate::runtime::{peak_resident_bytes, Budget, StopReason};
+use crate::system::{Outcome, StepResult, System};
 
 /// What one step did, in names that mean the same in both programs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

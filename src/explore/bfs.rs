@@ -13,9 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::store::StateStore;
-use crate::system::{
-    replay, Budget, Edge, Fault, Outcome, StateGraph, StateId, StopReason, System, NO_STATE,
-};
+use crate::runtime::{Budget, StopReason};
+use crate::system::{replay, Edge, Fault, Outcome, StateGraph, StateId, System, NO_STATE};
 
 /// A snapshot of a running search, for progress displays and plots.
 #[derive(Clone, Debug, Default, PartialEq)]

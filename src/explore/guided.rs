@@ -15,7 +15,8 @@ use std::collections::BinaryHeap;
 
 use super::bfs::{path_to, Estimate, Guide};
 use super::store::StateStore;
-use crate::system::{Budget, Outcome, StateId, StopReason, System, NO_STATE};
+use crate::runtime::{Budget, StopReason};
+use crate::system::{Outcome, StateId, System, NO_STATE};
 
 /// What a guided search found.
 #[derive(Clone, Debug, Default)]

@@ -31,7 +31,8 @@ use super::bfs::{explore, Exploration, FaultAt, Links, Options, Sample};
 use super::parents::Parents;
 use super::store::StateStore;
 use super::tree::{Probe, Root, Seen, TreeStore};
-use crate::system::{par_map, replay, Budget, Outcome, StateGraph, StateId, StopReason, System};
+use crate::runtime::{par_map, Budget, StopReason};
+use crate::system::{replay, Outcome, StateGraph, StateId, System};
 
 /// States a worker takes from a level at a time.
 const CHUNK: u32 = 256;

@@ -20,7 +20,7 @@
 use std::sync::Mutex;
 
 use super::nodes::{insert_halves, mix, pair, unpair, Node};
-use crate::system::par_map;
+use crate::runtime::par_map;
 
 /// Largest half id a 32-bit root holds (one below 16 bits, so that no
 /// narrow root is the empty slot's marker).

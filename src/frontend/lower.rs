@@ -23,7 +23,7 @@ pub fn on_big_stack<T: Send + 'static>(
         message,
     };
     let handle = std::thread::Builder::new()
-        .stack_size(crate::system::memory::deep_stack(1))
+        .stack_size(crate::runtime::memory::deep_stack(1))
         .spawn(lower)
         .map_err(|e| internal(format!("cannot start the {what} thread: {e}")))?;
     handle

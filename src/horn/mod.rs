@@ -28,8 +28,8 @@ use z3::{Context, FuncDecl, SatResult, Sort};
 
 use crate::certificate::InvariantCertificate;
 use crate::ir::Program;
+use crate::runtime::{resident_bytes, total_memory, Budget};
 use crate::smt::{EncodeError, Frame};
-use crate::system::{resident_bytes, total_memory, Budget};
 
 mod worker;
 pub use worker::{

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::{HornVerdict, POLL};
 use crate::certificate::InvariantCertificate;
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// How long a worker past a query's deadline is waited for before it is
 /// killed.

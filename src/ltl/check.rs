@@ -12,7 +12,7 @@
 //!
 //! Properties are checked in parallel, each on its own thread-local product.
 
-use crate::system::par_map;
+use crate::runtime::par_map;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -22,7 +22,7 @@ use super::lasso::{self, LassoWord};
 use super::product::{unpack, GraphProduct};
 use super::syntax::{Formula, PropertyFile};
 use super::translate::{translate, Alphabet};
-use crate::system::Budget;
+use crate::runtime::Budget;
 use crate::system::{Fault, Outcome, StateGraph, System};
 
 /// The answer for one property.

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use crate::system::{Budget, StopReason};
+use crate::runtime::{Budget, StopReason};
 
 /// One successor: target state, acceptance marks and a label to report.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -31,7 +31,7 @@ use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
-use crate::system::Budget;
+use crate::runtime::Budget;
 use crate::system::{Edge, Outcome, StateGraph, NO_STATE};
 
 /// The result of [`trace_quotient`].

@@ -218,7 +218,7 @@ impl Page {
 
     /// Draws the transition system of `problem`'s program when it has at
     /// most [`MAX_DRAWN_STATES`] states (explored again, within `budget`).
-    pub fn draw_small_system(&mut self, problem: &str, budget: &crate::system::Budget) {
+    pub fn draw_small_system(&mut self, problem: &str, budget: &crate::runtime::Budget) {
         let Some(entry) = self.problems.get_mut(&ProblemKey(problem.to_string())) else {
             return;
         };
@@ -334,7 +334,7 @@ fn outcome_name(o: Outcome, outputs: &[String]) -> String {
 
 /// The explored transition system of the program at `path`, if it is
 /// complete within `budget` and [`MAX_DRAWN_STATES`] states.
-fn small_graph(path: &str, budget: &crate::system::Budget) -> Option<SmallGraph> {
+fn small_graph(path: &str, budget: &crate::runtime::Budget) -> Option<SmallGraph> {
     let m = Machine::compile(&crate::frontend::load(path).ok()?).ok()?;
     let budget = budget.clone().with_max_states(MAX_DRAWN_STATES + 1);
     let opts = crate::explore::Options {

@@ -17,7 +17,7 @@ use super::{confirms, error_reached, values_of, PropertyResult, SvcompError, Ver
 use crate::check::reach::{solve_program, ReachOptions};
 use crate::frontend::c::{parse_c_with, ErrorCalls};
 use crate::ir::Program;
-use crate::system::Budget;
+use crate::runtime::Budget;
 
 /// `r` (a `FALSE` on `target`, the program lowered for the property) if the
 /// RERS semantics agrees, with a witness valid under both; else `UNKNOWN`.

@@ -10,25 +10,17 @@
 //! from `.aut`/`.dot` files or explored before ([`StateGraph`]) implement
 //! it, so reachability, LTL and CTL run on any of them through one path.
 //!
-//! This layer also holds what every engine shares: the [`Budget`] (states,
-//! time, memory, cancellation), the explicit graph an exploration produces
-//! ([`graph`]), and the replay of an input sequence ([`replay`]), which is
-//! how every witness is confirmed before it is reported.
+//! This layer also holds the explicit graph an exploration produces
+//! ([`graph`]) and the replay of an input sequence ([`replay`]), which is
+//! how every witness is confirmed before it is reported. What the process
+//! runs under (the budget, memory, priority, threads) is
+//! [`crate::runtime`].
 
-pub mod budget;
 pub mod graph;
-pub mod memory;
 pub mod outcome;
-pub mod par;
-pub mod priority;
 
-pub use budget::{
-    peak_resident_bytes, resident_bytes, total_memory, Budget, Cancel, LimitError, StopReason,
-    INTERRUPT_GRACE,
-};
 pub use graph::{Edge, StateGraph, StateId, NO_STATE};
 pub use outcome::{error_n_label, Fault, Outcome, StepResult, ERROR_LABEL};
-pub use par::par_map;
 
 /// A deterministic input/output transition system.
 ///

@@ -32,7 +32,8 @@ use crate::explore::{
     ProgressPoint, Recorder,
 };
 use crate::ir::Program;
-use crate::system::{replay, Budget, Outcome, StopReason, System};
+use crate::runtime::{Budget, StopReason};
+use crate::system::{replay, Outcome, System};
 
 pub use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
 
@@ -406,7 +407,7 @@ pub fn solve_program(
         })
     });
     // The search steps back for the check while it runs
-    // (`system::priority`).
+    // (`runtime::priority`).
     let search_run = || {
         check_with(
             &m,
@@ -419,7 +420,7 @@ pub fn solve_program(
         )
     };
     let mut r = if checker.is_some() {
-        crate::system::priority::deferred(search_run)
+        crate::runtime::priority::deferred(search_run)
     } else {
         search_run()
     };
@@ -727,7 +728,7 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
             })
             .collect(),
         seconds: ex.elapsed.as_secs_f64(),
-        peak_memory: crate::system::peak_resident_bytes(),
+        peak_memory: crate::runtime::peak_resident_bytes(),
         state_bytes: ex.state_bytes,
         state_width: sys.state_width(),
         abstract_states: None,

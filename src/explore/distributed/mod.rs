@@ -46,8 +46,9 @@ use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Inp
 pub mod local;
 
 use super::bfs::{Exploration, FaultAt, Links};
+use crate::runtime::{Budget, StopReason};
 use crate::system::graph::StateGraph;
-use crate::system::{Budget, Outcome, StopReason, System};
+use crate::system::{Outcome, System};
 
 /// Where this process stands among the others.
 #[derive(Clone, Debug, PartialEq, Eq)]

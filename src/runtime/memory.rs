@@ -5,8 +5,8 @@
 //! be lost. [`Reserve`], the binary's global allocator, keeps a block of
 //! address space in reserve; the first allocation that fails gives the
 //! reserve back, raises [`exhausted`] and is tried again. Every
-//! [`crate::system::Budget`] then reads as spent
-//! ([`crate::system::StopReason::MemoryLimit`]), and the run ends with the
+//! [`crate::runtime::Budget`] then reads as spent
+//! ([`crate::runtime::StopReason::MemoryLimit`]), and the run ends with the
 //! answers it has, in the room the reserve left. The large tables of the
 //! explorers grow with `try_reserve` besides, so that the doubling of a
 //! table of gigabytes fails softly too.
