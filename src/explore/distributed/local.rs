@@ -146,6 +146,16 @@ mod tests {
         false
     }
 
+    /// A watch that is never interrupted and treats 130 as an interrupt.
+    fn watch_with(connect_limit: Duration, abandon: Box<dyn FnOnce() + Send>) -> Watch {
+        Watch {
+            interrupted: never,
+            interrupted_exit: 130,
+            connect_limit,
+            abandon,
+        }
+    }
+
     fn shell(script: &'static str) -> impl Fn(usize, &[String]) -> Command {
         move |k, addresses| {
             let mut c = Command::new("sh");
@@ -167,12 +177,10 @@ mod tests {
             2,
             "the last process is the caller's"
         );
-        let how = Watch {
-            interrupted: never,
-            interrupted_exit: 130,
-            connect_limit: Duration::from_secs(5),
-            abandon: Box::new(|| panic!("nothing failed")),
-        };
+        let how = watch_with(
+            Duration::from_secs(5),
+            Box::new(|| panic!("nothing failed")),
+        );
         assert!(!cluster.watch(how).join().unwrap());
     }
 
@@ -183,12 +191,10 @@ mod tests {
         let cluster = LocalCluster::start(3, shell(script)).unwrap();
         let abandoned = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&abandoned);
-        let how = Watch {
-            interrupted: never,
-            interrupted_exit: 130,
-            connect_limit: Duration::from_millis(100),
-            abandon: Box::new(move || flag.store(true, Ordering::SeqCst)),
-        };
+        let how = watch_with(
+            Duration::from_millis(100),
+            Box::new(move || flag.store(true, Ordering::SeqCst)),
+        );
         assert!(cluster.watch(how).join().unwrap(), "a failure is reported");
         assert!(abandoned.load(Ordering::SeqCst));
     }
@@ -196,12 +202,10 @@ mod tests {
     #[test]
     fn an_interrupted_exit_is_not_a_failure() {
         let cluster = LocalCluster::start(2, shell("exit 130")).unwrap();
-        let how = Watch {
-            interrupted: never,
-            interrupted_exit: 130,
-            connect_limit: Duration::from_millis(100),
-            abandon: Box::new(|| panic!("an interrupted process answered what it had")),
-        };
+        let how = watch_with(
+            Duration::from_millis(100),
+            Box::new(|| panic!("an interrupted process answered what it had")),
+        );
         assert!(!cluster.watch(how).join().unwrap());
     }
 }
