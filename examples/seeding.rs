@@ -50,7 +50,7 @@ fn main() {
         let seed_states: usize = runs.iter().map(|r| r.len() / 2).sum();
         println!(
             "{}\t{}\t{}\t{}x{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            rigor::ir::problem_name(program),
+            rigor::answers::naming::problem_name(program),
             m.error_labels.len(),
             max_states,
             traces,

@@ -388,22 +388,6 @@ pub fn letter(value: i32) -> String {
     }
 }
 
-/// The RERS problem number in a file name: `Problem11.c` → `11`,
-/// `Problem1402_opt.c` → `1402`, `m24_Reach.java` → `m24`.
-pub fn problem_name(path: &str) -> String {
-    let stem = std::path::Path::new(path)
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    if let Some(rest) = stem.strip_prefix("Problem") {
-        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        if !digits.is_empty() {
-            return digits;
-        }
-    }
-    stem.split('_').next().unwrap_or(&stem).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,12 +408,5 @@ mod tests {
         assert_eq!(letter(21), "U");
         assert_eq!(letter(26), "Z");
         assert_eq!(letter(0), "0");
-    }
-
-    #[test]
-    fn problem_names() {
-        assert_eq!(problem_name("a/b/Problem11.c"), "11");
-        assert_eq!(problem_name("Problem1402_opt.c"), "1402");
-        assert_eq!(problem_name("m24_Reach.java"), "m24");
     }
 }

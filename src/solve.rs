@@ -306,7 +306,7 @@ pub fn find_problems(dir: &Path) -> std::io::Result<Vec<Problem>> {
     }
     let mut by_key: BTreeMap<(PathBuf, String), Vec<PathBuf>> = BTreeMap::new();
     for f in files.iter().filter(|f| is_program(f)) {
-        let name = crate::ir::problem_name(&f.to_string_lossy());
+        let name = crate::answers::naming::problem_name(&f.to_string_lossy());
         let parent = f.parent().map(Path::to_path_buf).unwrap_or_default();
         by_key.entry((parent, name)).or_default().push(f.clone());
     }

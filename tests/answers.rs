@@ -95,7 +95,7 @@ fn every_solution_file_is_read_and_agrees_with_truth() {
             .iter()
             .filter(|t| {
                 t.program.starts_with(&format!("{prefix}/"))
-                    && rigor::ir::problem_name(&t.program) == problem
+                    && rigor::answers::naming::problem_name(&t.program) == problem
                     && tracks.contains(t.track.as_str())
             })
             .collect();

@@ -36,11 +36,7 @@ pub fn category(track: Track) -> &'static str {
 /// The model instance of a problem: `ProblemP`, or the name itself when it
 /// is not a number (`m24`).
 pub fn instance(problem: &str) -> String {
-    if !problem.is_empty() && problem.chars().all(|c| c.is_ascii_digit()) {
-        format!("Problem{problem}")
-    } else {
-        problem.to_string()
-    }
+    super::naming::answer_stem(problem)
 }
 
 /// The reference of an answer's property: `Problem11-ReachabilityFireability-5`.

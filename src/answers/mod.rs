@@ -6,7 +6,11 @@
 //! - [`score`]: the RERS 2019 tokens, score `p − q²` and achievements;
 //! - [`consensus`]: the Model Checking Contest 2016 reference values from
 //!   several tools' answers (confidence, rules E-2 and E-3.1);
-//! - [`mcc`]: the MCC `propertiesverdict` XML (grammar version 2.0).
+//! - [`mcc`]: the MCC `propertiesverdict` XML (grammar version 2.0);
+//! - [`naming`]: problem names from program and answer file names;
+//! - [`write`]: the one place answer lines are written (`csv::Writer`);
+//! - [`witness`]: the witness lines that go with reachable labels and
+//!   violated properties.
 //!
 //! One answer is `(problem, track, property, verdict)`. Verdicts follow the
 //! RERS conventions: reachability `true` = the error label IS reachable;
@@ -16,9 +20,11 @@
 
 pub mod consensus;
 pub mod mcc;
+pub mod naming;
 pub mod read;
 pub mod score;
 pub mod witness;
+pub mod write;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -218,15 +224,10 @@ pub fn to_csv(answers: &AnswerMap) -> String {
         .collect::<std::collections::BTreeSet<_>>()
         .len()
         > 1;
-    let mut s = String::new();
-    for (k, v) in answers {
-        if mixed {
-            s.push_str(&format!("{},{},{},{}\n", k.problem, k.track, k.property, v));
-        } else {
-            s.push_str(&format!("{},{},{}\n", k.problem, k.property, v));
-        }
-    }
-    s
+    let rows = answers
+        .iter()
+        .map(|(k, &v)| (k.problem.as_str(), k.track, k.property, v));
+    write::answer_csv(rows, mixed)
 }
 
 #[cfg(test)]

@@ -38,9 +38,17 @@ pub fn parse_witnesses(path: &str, text: &str) -> Result<Vec<Witness>, AnswerErr
 pub fn write_witnesses<'a>(witnesses: impl IntoIterator<Item = (u32, &'a [String])>) -> String {
     let mut s = String::new();
     for (label, inputs) in witnesses {
-        s.push_str(&format!("{label},{}\n", inputs.join(" ")));
+        s.push_str(&witness_line(label, &inputs.join(" ")));
     }
     s
+}
+
+/// One witness line: the property, a comma, then the witness as the rest
+/// of the line: inputs separated by spaces for a label, the RERS lasso
+/// `[a, b] ([c])*` for an LTL property. Not a CSV record: a reader splits
+/// at the first comma only, so the lasso's commas are not quoted.
+pub fn witness_line(property: impl std::fmt::Display, witness: &str) -> String {
+    format!("{property},{witness}\n")
 }
 
 #[cfg(test)]

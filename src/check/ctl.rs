@@ -77,7 +77,7 @@ pub fn solve(
     let verdicts = ctl::check_all(&l, &props.properties);
     Ok(CtlReport {
         model: model.to_string(),
-        problem: crate::ir::problem_name(model),
+        problem: crate::answers::naming::problem_name(model),
         track: "ctl",
         states: l.n_states,
         transitions: l.transitions.len(),

@@ -12,6 +12,9 @@ use serde::Serialize;
 
 use super::certify::PendingCheck;
 use super::InputError;
+use crate::answers::witness::witness_line;
+use crate::answers::write::answer_csv;
+use crate::answers::Track;
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
 use crate::explore::{explore_checkpointed, Observer, Options, ProgressPoint, Recorder};
@@ -567,7 +570,7 @@ impl LtlReport {
         LtlReport {
             program: program.to_string(),
             properties: properties.to_string(),
-            problem: crate::ir::problem_name(program),
+            problem: crate::answers::naming::problem_name(program),
             track: "ltl",
             verdicts: Vec::new(),
             states: 0,
@@ -592,24 +595,16 @@ impl LtlReport {
 
     /// The RERS CSV lines of the report (unknown properties left out).
     pub fn csv(&self) -> String {
-        let mut s = String::new();
-        for v in &self.verdicts {
-            if let Some(b) = v.verdict {
-                s.push_str(&format!("{},{},{}\n", self.problem, v.property, b));
-            }
-        }
-        s
+        let rows = (self.verdicts.iter())
+            .filter_map(|v| Some((self.problem.as_str(), Track::Ltl, v.property, v.verdict?)));
+        answer_csv(rows, false)
     }
 
     /// The witness file text: one `property,lasso` line per violated
     /// property.
     pub fn witnesses(&self) -> String {
-        let mut s = String::new();
-        for v in &self.verdicts {
-            if let Some(c) = &v.counterexample {
-                s.push_str(&format!("{},{}\n", v.property, c));
-            }
-        }
-        s
+        (self.verdicts.iter())
+            .filter_map(|v| Some(witness_line(v.property, v.counterexample.as_deref()?)))
+            .collect()
     }
 }

@@ -4,6 +4,9 @@
 
 use serde::Serialize;
 
+use crate::answers::witness::write_witnesses;
+use crate::answers::write::answer_csv;
+use crate::answers::Track;
 use crate::certificate::{Certificate, InvariantCertificate};
 use crate::explore::ProgressPoint;
 use crate::runtime::StopReason;
@@ -150,25 +153,17 @@ pub struct ReachReport {
 impl ReachReport {
     /// The RERS CSV lines of the report (unknown labels left out).
     pub fn csv(&self) -> String {
-        let mut s = String::new();
-        for v in &self.verdicts {
-            if let Some(b) = v.verdict {
-                s.push_str(&format!("{},{},{}\n", self.problem, v.property, b));
-            }
-        }
-        s
+        let rows = (self.verdicts.iter())
+            .filter_map(|v| Some((self.problem.as_str(), Track::Reach, v.property, v.verdict?)));
+        answer_csv(rows, false)
     }
 
     /// The witness file text: one `label,input input ...` line per
     /// reachable label (`grammars/witness.ebnf`).
     pub fn witnesses(&self) -> String {
-        let mut s = String::new();
-        for v in &self.verdicts {
-            if let Some(w) = &v.witness {
-                s.push_str(&format!("{},{}\n", v.property, w.join(" ")));
-            }
-        }
-        s
+        let lines =
+            (self.verdicts.iter()).filter_map(|v| Some((v.property, v.witness.as_deref()?)));
+        write_witnesses(lines)
     }
 
     /// Number of labels with each verdict: (reachable, unreachable, unknown).

@@ -7,6 +7,8 @@ use std::io::Write;
 
 use super::limits::LimitArgs;
 use super::CliResult;
+use crate::answers::write::answer_csv;
+use crate::answers::Track;
 use crate::check::ctl::{self, LoadOptions};
 
 /// Arguments of `rigor ctl`.
@@ -40,11 +42,9 @@ pub fn run(args: &Args) -> CliResult {
     if args.json {
         writeln!(out, "{}", crate::cli::json(&report))?;
     } else {
-        for v in &report.verdicts {
-            if let Some(b) = v.verdict {
-                writeln!(out, "{},{},{}", report.problem, v.property, b)?;
-            }
-        }
+        let rows = (report.verdicts.iter())
+            .filter_map(|v| Some((report.problem.as_str(), Track::Ctl, v.property, v.verdict?)));
+        write!(out, "{}", answer_csv(rows, false))?;
         for v in &report.verdicts {
             if let Some(w) = &v.witness {
                 let kind = if v.verdict == Some(true) {

@@ -23,7 +23,10 @@ pub fn run(args: &Args) -> CliResult {
             .join(" ")
     };
     println!("program      {}", p.source);
-    println!("problem      {}", crate::ir::problem_name(&p.source));
+    println!(
+        "problem      {}",
+        crate::answers::naming::problem_name(&p.source)
+    );
     println!("language     {:?}", p.language);
     println!(
         "step         {} ({:?})",

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::limits::LimitArgs;
 use super::CliResult;
+use crate::answers::naming::answer_stem;
 use crate::error::{write_file, Error};
 use crate::solve::{find_problems, solve_problems, SolveOptions};
 
@@ -53,15 +54,6 @@ struct Row {
     /// LTL properties `true/false/unknown`, when a property file was found.
     ltl: String,
     note: String,
-}
-
-/// File-name stem of a problem's answers: `Problem11`, or `m135`.
-fn answer_stem(name: &str) -> String {
-    if name.chars().all(|c| c.is_ascii_digit()) {
-        format!("Problem{name}")
-    } else {
-        name.to_string()
-    }
 }
 
 /// Runs `rigor solve`.

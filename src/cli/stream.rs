@@ -10,18 +10,20 @@ use std::fs::File;
 use std::io::Write;
 use std::sync::Mutex;
 
+use crate::answers::witness::witness_line;
+use crate::answers::write::AnswerWriter;
 use crate::error::Error;
 
 /// Where a run's answers go as they come.
 pub struct AnswerStream {
     problem: String,
-    /// Whether CSV lines go to stdout (not with `--json`).
-    csv: bool,
     inner: Mutex<Written>,
 }
 
 /// What has been written so far.
 struct Written {
+    /// The CSV lines' destination, stdout (not with `--json`).
+    csv: Option<AnswerWriter<std::io::Stdout>>,
     witness: Option<(String, File)>,
     /// The answers written, by property.
     answered: HashMap<usize, bool>,
@@ -45,8 +47,8 @@ impl AnswerStream {
         };
         Ok(AnswerStream {
             problem,
-            csv,
             inner: Mutex::new(Written {
+                csv: csv.then(|| AnswerWriter::new(std::io::stdout())),
                 witness,
                 answered: HashMap::new(),
                 contradiction: None,
@@ -63,7 +65,7 @@ impl AnswerStream {
         json: bool,
         witness: Option<&str>,
     ) -> Result<std::sync::Arc<AnswerStream>, Error> {
-        let problem = crate::ir::problem_name(program);
+        let problem = crate::answers::naming::problem_name(program);
         Ok(std::sync::Arc::new(AnswerStream::new(
             problem, !json, witness,
         )?))
@@ -106,15 +108,13 @@ impl AnswerStream {
                 w.answered.insert(property, verdict);
             }
         }
-        if self.csv {
-            let mut out = std::io::stdout().lock();
-            let line = format!("{},{},{}\n", self.problem, property, verdict);
-            if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+        if let Some(out) = w.csv.as_mut() {
+            if let Err(e) = out.answer(&self.problem, None, property, verdict) {
                 w.error.get_or_insert(Error::write("standard output", e));
             }
         }
         if let (Some(text), Some((path, file))) = (witness, w.witness.as_mut()) {
-            let line = format!("{property},{text}\n");
+            let line = witness_line(property, text);
             if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
                 let e = Error::write(path.clone(), e);
                 w.error.get_or_insert(e);

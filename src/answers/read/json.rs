@@ -31,7 +31,7 @@ pub(super) fn parse_json(path: &str, text: &str, opts: &ReadOptions) -> Result<V
             Some(Value::Number(x)) => x.to_string(),
             Some(_) => return Err(bad("`problem` must be a string or a number")),
             None => match obj.get("program").and_then(Value::as_str) {
-                Some(prog) => crate::ir::problem_name(prog),
+                Some(prog) => crate::answers::naming::problem_name(prog),
                 None => need_problem(path, opts)?,
             },
         };

@@ -241,24 +241,7 @@ pub(super) fn problem_of(path: &str, opts: &ReadOptions) -> Option<String> {
     if let Some(p) = &opts.problem {
         return Some(p.clone());
     }
-    let p = std::path::Path::new(path);
-    let names = p
-        .file_name()
-        .into_iter()
-        .chain(p.ancestors().skip(1).filter_map(|a| a.file_name()));
-    for name in names {
-        let name = name.to_string_lossy();
-        if let Some(i) = name.find("Problem") {
-            let digits: String = name[i + 7..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            if !digits.is_empty() {
-                return Some(digits);
-            }
-        }
-    }
-    None
+    super::naming::problem_in_path(path)
 }
 
 pub(super) fn need_problem(path: &str, opts: &ReadOptions) -> Result<String> {

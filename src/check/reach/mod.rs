@@ -706,7 +706,7 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
     }
     ReachReport {
         program: program.to_string(),
-        problem: crate::ir::problem_name(program),
+        problem: crate::answers::naming::problem_name(program),
         track: "reach",
         verdicts,
         states: ex.graph.n_states as u64,
