@@ -4,7 +4,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::engine::{Machine, Storage};
-use crate::ir::{ArrayRef, Expr, Place, Program, Stmt};
+use crate::ir::{ArrayRef, Expr, FuncId, Place, Program, Stmt};
 
 /// The value of an expression that is the same in every state, if it is.
 pub(super) fn constant(e: &Expr, m: &Machine) -> Option<i64> {
@@ -202,9 +202,150 @@ pub(super) fn pointer_targets(p: &Program) -> Vec<Option<Vec<i32>>> {
     targets
 }
 
+/// How a program uses its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputUse {
+    /// Only compared with values that do not depend on it, and passed on
+    /// to functions as an argument: a set of inputs can be stepped as one run.
+    Compared,
+    /// Some other way: each input is stepped apart.
+    Other,
+}
+
+/// How `program` uses its input: the step's first local, and every
+/// parameter it is passed to (to a fixpoint over the calls).
+pub fn input_use(program: &Program) -> InputUse {
+    let n = program.functions.len();
+    let mut holds: Vec<Vec<bool>> = (program.functions.iter())
+        .map(|f| vec![false; f.locals as usize])
+        .collect();
+    let step = program.step.0 as usize;
+    match holds.get_mut(step).and_then(|l| l.first_mut()) {
+        Some(first) => *first = true,
+        None => return InputUse::Compared,
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for f in 0..n {
+            let mut calls = Vec::new();
+            each_call(&program.functions[f].body, &mut |callee, args| {
+                calls.push((callee, args.to_vec()))
+            });
+            for (callee, args) in calls {
+                for (k, a) in args.iter().enumerate() {
+                    let passes = matches!(a, Expr::Local(l) if holds[f][l.0 as usize]);
+                    let slot = holds.get_mut(callee.0 as usize).and_then(|h| h.get_mut(k));
+                    if let (true, Some(slot)) = (passes, slot) {
+                        if !*slot {
+                            *slot = true;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let compared_only = (program.functions.iter().zip(&holds))
+        .all(|(f, holds)| f.body.iter().all(|s| stmt_compares_only(s, holds)));
+    if compared_only {
+        InputUse::Compared
+    } else {
+        InputUse::Other
+    }
+}
+
+/// Calls `visit` on every call in `stmts`, statement or expression.
+fn each_call(stmts: &[Stmt], visit: &mut impl FnMut(FuncId, &[Expr])) {
+    fn expr(e: &Expr, visit: &mut impl FnMut(FuncId, &[Expr])) {
+        match e {
+            Expr::Call(f, args) => {
+                visit(*f, args);
+                args.iter().for_each(|a| expr(a, visit));
+            }
+            Expr::Index(_, i) | Expr::Unary(_, i) => expr(i, visit),
+            Expr::Binary(_, a, b) => {
+                expr(a, visit);
+                expr(b, visit);
+            }
+            Expr::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr(x, visit)),
+            Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Assign(place, e, _) => {
+                if let crate::ir::Place::Index(_, i) = place {
+                    expr(i, visit);
+                }
+                expr(e, visit);
+            }
+            Stmt::If(c, a, b) => {
+                expr(c, visit);
+                each_call(a, visit);
+                each_call(b, visit);
+            }
+            Stmt::While(c, body) => {
+                expr(c, visit);
+                each_call(body, visit);
+            }
+            Stmt::Call(f, args, _) => {
+                visit(*f, args);
+                args.iter().for_each(|a| expr(a, visit));
+            }
+            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => expr(e, visit),
+            Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
+        }
+    }
+}
+
+/// Whether every read of a local that `holds` marks is a comparison with
+/// a value that does not read it, or an argument of a call.
+fn stmt_compares_only(s: &Stmt, holds: &[bool]) -> bool {
+    let ok = |e: &Expr| expr_compares_only(e, holds);
+    let all = |b: &[Stmt]| b.iter().all(|s| stmt_compares_only(s, holds));
+    match s {
+        Stmt::Assign(place, e, _) => {
+            let index_ok = match place {
+                crate::ir::Place::Index(_, i) => ok(i),
+                _ => true,
+            };
+            index_ok && ok(e)
+        }
+        Stmt::If(c, a, b) => ok(c) && all(a) && all(b),
+        Stmt::While(c, body) => ok(c) && all(body),
+        Stmt::Call(_, args, _) => args.iter().all(|a| is_input(a, holds) || ok(a)),
+        Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => ok(e),
+        Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => true,
+    }
+}
+
+fn is_input(e: &Expr, holds: &[bool]) -> bool {
+    matches!(e, Expr::Local(l) if holds.get(l.0 as usize) == Some(&true))
+}
+
+fn expr_compares_only(e: &Expr, holds: &[bool]) -> bool {
+    let ok = |e: &Expr| expr_compares_only(e, holds);
+    match e {
+        Expr::Local(_) => !is_input(e, holds),
+        Expr::Binary(op, a, b) if super::interval::is_comparison(*op) => {
+            // The input against anything that does not read it.
+            let side = |x: &Expr, other: &Expr| (is_input(x, holds) && ok(other)) || ok(x);
+            side(a, b) && side(b, a)
+        }
+        Expr::Call(_, args) => args.iter().all(|a| is_input(a, holds) || ok(a)),
+        Expr::Index(_, i) | Expr::Unary(_, i) => ok(i),
+        Expr::Binary(_, a, b) => ok(a) && ok(b),
+        Expr::Cond(c, a, b) => ok(c) && ok(a) && ok(b),
+        Expr::Const(_) | Expr::Global(_) | Expr::ArrayAddr(_) => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::absint::{bundled, BUNDLED};
+    use crate::ir::{BinOp, LocalId};
 
     #[test]
     fn a_pointer_points_to_the_arrays_assigned_to_it_or_to_those_it_copies() {
@@ -264,5 +405,26 @@ mod tests {
             }
         }
         crate::certificate::check(&p, &c, None).expect("the checker accepts it");
+    }
+
+    #[test]
+    fn rers_programs_only_compare_their_input() {
+        for rel in BUNDLED {
+            let (p, _) = bundled(rel);
+            assert_eq!(input_use(&p), InputUse::Compared, "{rel}");
+        }
+    }
+
+    #[test]
+    fn an_input_used_as_a_value_is_stepped_apart() {
+        let (mut p, _) = bundled("reach-arith/Problem902.c");
+        let step = p.step.0 as usize;
+        let sum = Expr::Binary(
+            BinOp::Add,
+            Box::new(Expr::Local(LocalId(0))),
+            Box::new(Expr::Const(1)),
+        );
+        p.functions[step].body.insert(0, Stmt::Assume(sum));
+        assert_eq!(input_use(&p), InputUse::Other);
     }
 }

@@ -49,7 +49,7 @@ use std::time::Instant;
 
 use super::cells::{Cells, SplitSlots};
 pub use super::graph::{AbsEdge, AbsFault, AbsGraph};
-use super::run::FaultSite;
+use super::run::{FaultSite, InputSet};
 use super::step::{AbsState, AbstractStep, Run, Unsound};
 use crate::engine::Machine;
 use crate::runtime::{Budget, StopReason};
@@ -372,72 +372,86 @@ fn successors(
     // Many inputs lead to one successor: the first thread to meet it
     // splits and keys it.
     let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
-    type Faults = Vec<FaultSite>;
-    let stepped = each_input(
-        pool,
-        inputs,
-        |input| -> Result<(Vec<Stepped>, Faults), Unsound> {
-            let (steps, faults) = step.step_or_faults(from, input)?;
-            let each = |Run {
-                            outcome,
-                            post,
-                            written,
-                            touched,
-                        }: Run| {
-                let (rel, claim) = match outcome {
-                    Outcome::Error(_) => {
-                        (cells.relevance.as_ref().map(|r| r.relevant(&post)), None)
-                    }
-                    // An invalid input that stored nothing leaves the state as
-                    // it was: no successor to explore, and where invalid inputs
-                    // go on in LTL (2012), an end of the run.
-                    Outcome::Invalid if !touched => (None, None),
-                    Outcome::Blocked => (None, None),
-                    _ => {
-                        let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());
-                        let next = claimed.len();
-                        let (at, first) = match claimed.get(&post) {
-                            Some(&at) => (at, false),
-                            None => (*claimed.entry(post.clone()).or_insert(next), true),
-                        };
-                        drop(claimed);
-                        (None, Some((at, first.then(|| grouped(cells, &post)))))
-                    }
-                };
-                (outcome, written, rel, claim)
+    // The inputs in one contiguous chunk per thread, each chunk stepped as
+    // one ([`AbstractStep::step_inputs`]).
+    let chunks = pool
+        .map_or(1, |p| p.current_num_threads())
+        .clamp(1, inputs.max(1));
+    let chunk_of = |c: usize| (c * inputs / chunks)..((c + 1) * inputs / chunks);
+    type Shared = (Vec<(InputSet, Stepped)>, Vec<(InputSet, FaultSite)>);
+    let stepped = each_input(pool, chunks, |c| -> Result<Shared, Unsound> {
+        let mut set = InputSet::with_capacity(inputs);
+        set.insert_range(chunk_of(c));
+        let (runs, faults) = step.step_inputs(from, &set)?;
+        let each = |Run {
+                        outcome,
+                        post,
+                        written,
+                        touched,
+                    }: Run| {
+            let (rel, claim) = match outcome {
+                Outcome::Error(_) => (cells.relevance.as_ref().map(|r| r.relevant(&post)), None),
+                // An invalid input that stored nothing leaves the state as
+                // it was: no successor to explore, and where invalid inputs
+                // go on in LTL (2012), an end of the run.
+                Outcome::Invalid if !touched => (None, None),
+                Outcome::Blocked => (None, None),
+                _ => {
+                    let mut claimed = claimed.lock().unwrap_or_else(|e| e.into_inner());
+                    let next = claimed.len();
+                    let (at, first) = match claimed.get(&post) {
+                        Some(&at) => (at, false),
+                        None => (*claimed.entry(post.clone()).or_insert(next), true),
+                    };
+                    drop(claimed);
+                    (None, Some((at, first.then(|| grouped(cells, &post)))))
+                }
             };
-            Ok((steps.into_iter().map(each).collect(), faults))
-        },
-    );
+            (outcome, written, rel, claim)
+        };
+        let runs = runs.into_iter().map(|(s, r)| (s, each(r))).collect();
+        Ok((runs, faults))
+    });
     let mut read_by_errors = vec![false; from.len()];
     let mut faults = Vec::new();
     let mut claimed_groups: Vec<Option<Vec<Group>>> = Vec::new();
     let mut all = Vec::with_capacity(inputs);
-    for (input, steps) in stepped.into_iter().enumerate() {
-        let (steps, sites) = steps.map_err(RoundError::Unsound)?;
-        for site in sites {
-            for &k in &site.reads {
-                read_by_errors[k] = true;
-            }
-            faults.push((input as u16, site.why));
-        }
-        let mut these = Vec::with_capacity(steps.len());
-        for (outcome, written, rel, claim) in steps {
-            if let Some(rel) = rel {
-                for (k, read) in read_by_errors.iter_mut().enumerate() {
-                    *read |= rel[k] && !written[k];
+    for (c, shared) in stepped.into_iter().enumerate() {
+        let (mut runs, sites) = shared.map_err(RoundError::Unsound)?;
+        // Each run's successor groups, once, for the first input to take it.
+        for (_, (_, _, _, claim)) in &mut runs {
+            if let Some((at, grouped)) = claim {
+                if let Some(g) = grouped.take() {
+                    claimed_groups.resize_with(claimed_groups.len().max(*at + 1), || None);
+                    claimed_groups[*at] = Some(g);
                 }
             }
-            let at = claim.map(|(at, grouped)| {
-                if let Some(g) = grouped {
-                    claimed_groups.resize_with(claimed_groups.len().max(at + 1), || None);
-                    claimed_groups[at] = Some(g);
-                }
-                at
-            });
-            these.push((outcome, written, at));
         }
-        all.push(these);
+        for input in chunk_of(c) {
+            let mut seen: Vec<&FaultSite> = Vec::new();
+            for (set, site) in &sites {
+                if set.contains(input) && !seen.contains(&site) {
+                    seen.push(site);
+                    for &k in &site.reads {
+                        read_by_errors[k] = true;
+                    }
+                    faults.push((input as u16, site.why.clone()));
+                }
+            }
+            let mut these = Vec::new();
+            for (set, (outcome, written, rel, claim)) in &runs {
+                if !set.contains(input) {
+                    continue;
+                }
+                if let Some(rel) = rel {
+                    for (k, read) in read_by_errors.iter_mut().enumerate() {
+                        *read |= rel[k] && !written[k];
+                    }
+                }
+                these.push((*outcome, written.clone(), claim.as_ref().map(|(at, _)| *at)));
+            }
+            all.push(these);
+        }
     }
     // The successors numbered in the order first met, input by input, as
     // on one thread.

@@ -12,6 +12,8 @@
 //! - [`interval`]: the interval domain, with the engine's 32-bit semantics;
 //! - [`step`]: one step of the IR over interval states, splitting on
 //!   undecided conditions;
+//! - [`inputs`]: one step for a set of inputs, split only where the
+//!   input is compared;
 //! - [`bounds`]: indices that may leave their array, split into the runs
 //!   in bounds and candidate faults;
 //! - [`cells`]: what abstract states are keyed on: numeric slots cut into
@@ -32,6 +34,7 @@ pub mod certify;
 pub mod explore;
 pub mod graph;
 pub mod guide;
+pub mod inputs;
 pub mod interval;
 mod narrow;
 pub mod pump;
@@ -54,3 +57,16 @@ fn bundled(rel: &str) -> (crate::ir::Program, crate::engine::Machine) {
     let m = crate::engine::Machine::compile(&p).expect("compiles");
     (p, m)
 }
+
+/// Bundled programs the abstraction's unit tests run on: arithmetic,
+/// arrays, indices, pointers, modes, an invalid input, a pumped counter.
+#[cfg(test)]
+const BUNDLED: [&str; 7] = [
+    "reach-arith/Problem902.c",
+    "reach-arrays/Problem903.c",
+    "reach-index/Problem914.c",
+    "reach-joined-pointers/Problem913.c",
+    "reach-modes/Problem909.c",
+    "reach-invalid/Problem904.c",
+    "reach-pump/Problem910.c",
+];

@@ -96,6 +96,12 @@ impl AbstractStep<'_> {
         }
         let op = if truth { op } else { negate(op) };
         for (side, this, other, op) in [(l, vl, vr, op), (r, vr, vl, mirror(op))] {
+            // The input: its set narrowed, the locals holding it with it.
+            match self.narrow_inputs(&mut path, side, op, other) {
+                Some(false) => return Ok(None),
+                Some(true) => continue,
+                None => {}
+            }
             if let Some(n) = self.narrowable(side, &mut path) {
                 match narrow(this, op, other).and_then(|x| self.reduce(side, x)) {
                     Some(x) => *n = x,

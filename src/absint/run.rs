@@ -5,6 +5,13 @@
 use super::interval::Interval;
 use crate::system::Outcome;
 
+/// A set of inputs, by number in the program's input alphabet.
+pub type InputSet = fixedbitset::FixedBitSet;
+
+/// The runs of a step on a set of inputs, each with the inputs it stands
+/// for, and the fault sites met, each with its inputs.
+pub type SharedStep = (Vec<(InputSet, Run)>, Vec<(InputSet, FaultSite)>);
+
 /// Where an abstract run may fault ([`super::bounds`]): why, and the state slots the faulting
 /// index reads (the refinement keeps them in the keys of the states before).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +37,11 @@ pub(super) enum Status {
 /// and the locals, and what it did so far.
 #[derive(Clone, Debug)]
 pub(super) struct Path {
+    /// The inputs this run stands for ([`super::inputs`]).
+    pub(super) inputs: InputSet,
+    /// The locals (below 64) that hold the input as it was given: their
+    /// value is the hull of `inputs`' values.
+    pub(super) input_locals: u64,
     pub(super) mem: Vec<Interval>,
     pub(super) temps: Vec<Interval>,
     pub(super) locals: Vec<Interval>,
@@ -61,9 +73,10 @@ pub struct Run {
     pub touched: bool,
 }
 
-/// `paths` with the running ones of the same output joined into one (the
-/// interval hull of every variable; a slot counts as overwritten only if
-/// every joined run overwrote it). The runs that ended stay as they are.
+/// `paths` with the running ones of the same output and the same inputs
+/// joined into one (the interval hull of every variable; a slot counts as
+/// overwritten only if every joined run overwrote it). The runs that ended
+/// stay as they are.
 pub(super) fn merge_running(paths: Vec<Path>) -> Vec<Path> {
     let mut out: Vec<Path> = Vec::with_capacity(paths.len());
     let mut running_of: Vec<(Option<u16>, usize)> = Vec::new();
@@ -72,7 +85,8 @@ pub(super) fn merge_running(paths: Vec<Path>) -> Vec<Path> {
             out.push(p);
             continue;
         }
-        match running_of.iter().find(|(o, _)| *o == p.output) {
+        let same = |&&(o, i): &&(Option<u16>, usize)| o == p.output && out[i].inputs == p.inputs;
+        match running_of.iter().find(same) {
             Some(&(_, i)) => out[i].absorb(&p),
             None => {
                 running_of.push((p.output, out.len()));
@@ -98,6 +112,7 @@ impl Path {
             *w &= *o;
         }
         self.touched |= other.touched;
+        self.input_locals &= other.input_locals;
         self.ret = match (self.ret, other.ret) {
             (Some(a), Some(b)) => Some(a.join(b)),
             (a, b) => a.or(b),

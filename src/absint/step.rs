@@ -23,10 +23,10 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
-use super::analysis::{note_calls_in, pointer_targets};
+use super::analysis::{input_use, note_calls_in, pointer_targets, InputUse};
 use super::interval::Interval;
 pub use super::run::Run;
-use super::run::{merge_running, FaultSite, Path, Status};
+use super::run::{merge_running, InputSet, Path, SharedStep, Status};
 use crate::engine::{Layout, Machine};
 use crate::ir::{BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
 
@@ -49,7 +49,7 @@ const MERGE_ABOVE: usize = 64;
 
 /// The step function of a program, interpreted over intervals.
 pub struct AbstractStep<'a> {
-    program: &'a Program,
+    pub(super) program: &'a Program,
     pub(super) layout: &'a Layout,
     /// Temporary globals (assigned before read in every step): their slot
     /// in a path's `temps`.
@@ -68,6 +68,8 @@ pub struct AbstractStep<'a> {
     /// Per global: the arrays a pointer may ever point to, where that is
     /// known ([`pointer_targets`]).
     pub(super) targets: Vec<Option<Vec<i32>>>,
+    /// Whether runs may stand for several inputs ([`super::inputs`]).
+    pub(super) input_use: InputUse,
 }
 
 /// A run after an expression was evaluated: the value, or `None` when the
@@ -100,6 +102,7 @@ impl<'a> AbstractStep<'a> {
             fired: Mutex::default(),
             with_calls,
             targets: pointer_targets(program),
+            input_use: input_use(program),
         }
     }
 
@@ -187,21 +190,22 @@ impl<'a> AbstractStep<'a> {
         }
     }
 
-    /// [`AbstractStep::step_written`], with the runs that may fault ended
-    /// apart, at their fault sites: every concrete step from `state` that
-    /// does not fault is covered by one of the runs.
-    pub fn step_or_faults(
+    /// [`AbstractStep::step_or_faults`] for every input of `inputs` in one
+    /// go, each run with the inputs it stands for ([`super::inputs`]).
+    pub(super) fn step_shared(
         &self,
         state: &AbsState,
-        input: usize,
-    ) -> Result<(Vec<Run>, Vec<FaultSite>), Unsound> {
+        inputs: &InputSet,
+    ) -> Result<SharedStep, Unsound> {
         let p = self.program;
         let f = p.function(p.step);
         let mut locals = vec![Interval::TOP; f.locals as usize];
         if let Some(l) = locals.first_mut() {
-            *l = Interval::point(p.inputs[input].value);
+            *l = self.input_hull(inputs);
         }
         let start = Path {
+            inputs: inputs.clone(),
+            input_locals: u64::from(!locals.is_empty()),
             mem: state.clone(),
             temps: vec![Interval::TOP; self.n_temps],
             locals,
@@ -217,9 +221,7 @@ impl<'a> AbstractStep<'a> {
         for path in paths {
             let outcome = match path.status {
                 Status::Faulted(site) => {
-                    if !faults.contains(&*site) {
-                        faults.push(*site);
-                    }
+                    faults.push((path.inputs, *site));
                     continue;
                 }
                 Status::Ended(o) => o,
@@ -228,12 +230,13 @@ impl<'a> AbstractStep<'a> {
                     None => Outcome::Silent,
                 },
             };
-            out.push(Run {
+            let run = Run {
                 outcome,
                 post: path.mem,
                 written: path.written,
                 touched: path.touched,
-            });
+            };
+            out.push((path.inputs, run));
         }
         Ok((out, faults))
     }
@@ -262,7 +265,11 @@ impl<'a> AbstractStep<'a> {
             if next.len() > MERGE_ABOVE {
                 next = merge_running(next);
             }
-            if next.len() > MAX_PATHS {
+            // Runs stand for sets of inputs: the bound is per input.
+            if next.len() > MAX_PATHS
+                && next.iter().map(|p| p.inputs.count_ones(..)).sum::<usize>()
+                    > MAX_PATHS * self.program.inputs.len().max(1)
+            {
                 return Err(format!("a step splits into more than {MAX_PATHS} runs"));
             }
             std::mem::swap(&mut paths, &mut next);
@@ -590,6 +597,19 @@ impl<'a> AbstractStep<'a> {
             return Err("calls nested deeper than 64".into());
         }
         let func = self.program.function(f);
+        // Which arguments pass the input on as it is.
+        let passes_input = |path: &Path| -> u64 {
+            let mut mask = 0;
+            for (k, a) in args.iter().enumerate().take(64) {
+                if let Expr::Local(l) = a {
+                    if l.0 < 64 && path.input_locals & (1 << l.0) != 0 {
+                        mask |= 1 << k;
+                    }
+                }
+            }
+            mask
+        };
+        let callee_inputs = passes_input(&path);
         // The arguments, in order; each may call a function itself.
         let mut runs: Vec<(Path, Vec<Interval>)> = vec![(path, Vec::new())];
         let mut ended = Vec::new();
@@ -619,6 +639,8 @@ impl<'a> AbstractStep<'a> {
             }
             let mut inner = path;
             let caller = std::mem::replace(&mut inner.locals, locals);
+            let caller_inputs = std::mem::replace(&mut inner.input_locals, callee_inputs);
+            self.sync_input_locals(&mut inner);
             inner.ret = None;
             for mut p in self.block(&func.body, vec![inner], depth + 1)? {
                 if matches!(p.status, Status::Ended(_) | Status::Faulted(_)) {
@@ -631,6 +653,8 @@ impl<'a> AbstractStep<'a> {
                 }
                 p.status = Status::Running;
                 p.locals = caller.clone();
+                p.input_locals = caller_inputs;
+                self.sync_input_locals(&mut p);
                 out.push((p, ret));
             }
         }
@@ -731,7 +755,12 @@ impl<'a> AbstractStep<'a> {
                 }
                 _ => return Err("an assignment to a constant".into()),
             },
-            Place::Local(l) => path.locals[l.0 as usize] = v,
+            Place::Local(l) => {
+                path.locals[l.0 as usize] = v;
+                if l.0 < 64 {
+                    path.input_locals &= !(1 << l.0);
+                }
+            }
             Place::Index(a, i) => {
                 let idx = self.eval(i, path)?;
                 let slots = self.elements(*a, idx, path)?;
