@@ -372,11 +372,9 @@ fn successors(
     // Many inputs lead to one successor: the first thread to meet it
     // splits and keys it.
     let claimed: Mutex<FxHashMap<AbsState, usize>> = Mutex::default();
-    // The inputs in one contiguous chunk per thread, each chunk stepped as
-    // one ([`AbstractStep::step_inputs`]).
-    let chunks = pool
-        .map_or(1, |p| p.current_num_threads())
-        .clamp(1, inputs.max(1));
+    // The inputs in [`INPUT_CHUNKS`] contiguous chunks, each stepped as one
+    // ([`AbstractStep::step_inputs`]) on one of `pool`'s threads.
+    let chunks = INPUT_CHUNKS.clamp(1, inputs.max(1));
     let chunk_of = |c: usize| (c * inputs / chunks)..((c + 1) * inputs / chunks);
     type Shared = (Vec<(InputSet, Stepped)>, Vec<(InputSet, FaultSite)>);
     let stepped = each_input(pool, chunks, |c| -> Result<Shared, Unsound> {
@@ -478,6 +476,12 @@ fn successors(
         faults,
     })
 }
+
+/// Chunks of the alphabet an expansion steps apart, each as one run that
+/// splits where the input is compared ([`super::inputs`]). A fixed number,
+/// not one per thread, so that the abstraction is the same on any number
+/// of threads (how runs are joined depends on how many a step has).
+const INPUT_CHUNKS: usize = 4;
 
 /// `(0..inputs).map(f)`, on `pool`'s threads if there is one.
 fn each_input<T: Send>(

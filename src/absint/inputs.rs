@@ -13,7 +13,7 @@
 //! Exactness: a run's input locals hold the hull of its set's values, and
 //! a comparison of an input local narrows the set itself. Where the
 //! program uses the input otherwise (arithmetic, an output, an index:
-//! [`InputUse::Other`]), the runs are split into one input each before
+//! `InputUse::Other`), the runs are split into one input each before
 //! the step, which is then the step of each input apart.
 
 use super::analysis::InputUse;
@@ -100,9 +100,13 @@ impl AbstractStep<'_> {
     /// Every way one step from `state` may end on the inputs of `inputs`,
     /// each run with the inputs it stands for; the runs that may fault
     /// ended apart at their fault sites. Where the program uses its input
-    /// other than by comparing it ([`InputUse::Other`](super::analysis::InputUse)), each input is
+    /// other than by comparing it ([`InputUse::Other`]), each input is
     /// stepped apart.
-    pub fn step_inputs(&self, state: &AbsState, inputs: &InputSet) -> Result<SharedStep, Unsound> {
+    pub(super) fn step_inputs(
+        &self,
+        state: &AbsState,
+        inputs: &InputSet,
+    ) -> Result<SharedStep, Unsound> {
         if self.input_use == InputUse::Other && inputs.count_ones(..) > 1 {
             let (mut runs, mut faults) = (Vec::new(), Vec::new());
             for i in inputs.ones() {
