@@ -97,6 +97,18 @@ pub(super) fn merge_running(paths: Vec<Path>) -> Vec<Path> {
     out
 }
 
+/// How many runs each input of `paths` has, on average over the inputs
+/// some run stands for: the number of runs where each stands for one.
+pub(super) fn runs_per_input(paths: &[Path]) -> usize {
+    let mut alive = InputSet::new();
+    let mut runs = 0;
+    for p in paths {
+        alive.union_with(&p.inputs);
+        runs += p.inputs.count_ones(..);
+    }
+    runs / alive.count_ones(..).max(1)
+}
+
 impl Path {
     /// Joins `other` into this run: every value either may have.
     fn absorb(&mut self, other: &Path) {
@@ -117,5 +129,40 @@ impl Path {
             (Some(a), Some(b)) => Some(a.join(b)),
             (a, b) => a.or(b),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_of(inputs: &[usize]) -> Path {
+        let mut set = InputSet::with_capacity(8);
+        inputs.iter().for_each(|&i| set.insert(i));
+        Path {
+            inputs: set,
+            input_locals: 0,
+            mem: Vec::new(),
+            temps: Vec::new(),
+            locals: Vec::new(),
+            output: None,
+            status: Status::Running,
+            written: Vec::new(),
+            touched: false,
+            ret: None,
+        }
+    }
+
+    #[test]
+    fn runs_are_counted_per_input() {
+        // One input: every run counts.
+        assert_eq!(
+            runs_per_input(&[run_of(&[3]), run_of(&[3]), run_of(&[3])]),
+            3
+        );
+        // Four inputs in one run, and one of them in two more: 6 / 4.
+        let runs = [run_of(&[0, 1, 2, 3]), run_of(&[1]), run_of(&[1])];
+        assert_eq!(runs_per_input(&runs), 1);
+        assert_eq!(runs_per_input(&[]), 0);
     }
 }

@@ -26,7 +26,7 @@ use rustc_hash::FxHashSet;
 use super::analysis::{input_use, note_calls_in, pointer_targets, InputUse};
 use super::interval::Interval;
 pub use super::run::Run;
-use super::run::{merge_running, InputSet, Path, SharedStep, Status};
+use super::run::{merge_running, runs_per_input, InputSet, Path, SharedStep, Status};
 use crate::engine::{Layout, Machine};
 use crate::ir::{BinOp, Expr, FuncId, GlobalId, Place, Program, StepReturn, Stmt, UnOp};
 
@@ -265,11 +265,9 @@ impl<'a> AbstractStep<'a> {
             if next.len() > MERGE_ABOVE {
                 next = merge_running(next);
             }
-            // Runs stand for sets of inputs: the bound is per input.
-            if next.len() > MAX_PATHS
-                && next.iter().map(|p| p.inputs.count_ones(..)).sum::<usize>()
-                    > MAX_PATHS * self.program.inputs.len().max(1)
-            {
+            // Runs stand for sets of inputs: the bound is on the runs per
+            // input, on average over the inputs still running.
+            if next.len() > MAX_PATHS && runs_per_input(&next) > MAX_PATHS {
                 return Err(format!("a step splits into more than {MAX_PATHS} runs"));
             }
             std::mem::swap(&mut paths, &mut next);
