@@ -257,43 +257,35 @@ pub fn input_use(program: &Program) -> InputUse {
 
 /// Calls `visit` on every call in `stmts`, statement or expression.
 fn each_call(stmts: &[Stmt], visit: &mut impl FnMut(FuncId, &[Expr])) {
-    fn expr(e: &Expr, visit: &mut impl FnMut(FuncId, &[Expr])) {
-        match e {
-            Expr::Call(f, args) => {
+    fn calls(e: &Expr, visit: &mut impl FnMut(FuncId, &[Expr])) {
+        walk_expr(e, &mut |x| {
+            if let Expr::Call(f, args) = x {
                 visit(*f, args);
-                args.iter().for_each(|a| expr(a, visit));
             }
-            Expr::Index(_, i) | Expr::Unary(_, i) => expr(i, visit),
-            Expr::Binary(_, a, b) => {
-                expr(a, visit);
-                expr(b, visit);
-            }
-            Expr::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr(x, visit)),
-            Expr::Const(_) | Expr::Global(_) | Expr::Local(_) | Expr::ArrayAddr(_) => {}
-        }
+        })
     }
     for s in stmts {
         match s {
             Stmt::Assign(place, e, _) => {
-                if let crate::ir::Place::Index(_, i) = place {
-                    expr(i, visit);
+                if let Place::Index(_, i) = place {
+                    calls(i, visit);
                 }
-                expr(e, visit);
+                calls(e, visit);
             }
             Stmt::If(c, a, b) => {
-                expr(c, visit);
+                calls(c, visit);
                 each_call(a, visit);
                 each_call(b, visit);
             }
             Stmt::While(c, body) => {
-                expr(c, visit);
+                calls(c, visit);
                 each_call(body, visit);
             }
             Stmt::Call(f, args, _) => {
                 visit(*f, args);
-                args.iter().for_each(|a| expr(a, visit));
+                args.iter().for_each(|a| calls(a, visit));
             }
-            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => expr(e, visit),
+            Stmt::Return(Some(e)) | Stmt::Output(e, _) | Stmt::Assume(e) => calls(e, visit),
             Stmt::Return(None) | Stmt::Error(_) | Stmt::Invalid => {}
         }
     }
