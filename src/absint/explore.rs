@@ -196,6 +196,8 @@ pub(super) fn explore_keyed(
     let mut index: FxHashMap<Vec<i64>, StateId> = FxHashMap::default();
     let mut growth: Vec<u32> = Vec::new();
     let mut queued: Vec<bool> = Vec::new();
+    // First in, first out: ARCHITECTURE.md says what a priority on the
+    // earliest-found state cost where it was measured.
     let mut queue = std::collections::VecDeque::new();
     let init = step.initial(m);
     let (key, coarse) = cells.keys(&init);
