@@ -4,7 +4,7 @@
 //! be matched by an abstract edge with the same input and outcome to an
 //! abstract state holding the concrete successor.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashSet, VecDeque};
 

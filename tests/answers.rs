@@ -7,7 +7,7 @@
 //! (170); LTL Problem1 has 32 true and 68 false properties (32·2 + 68 =
 //! 132).
 
-mod common;
+use crate::common;
 
 use common::{rigor_json, rigor_ok as rigor};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,7 +1,7 @@
 //! Bad input never panics: a one-line error naming the file (and line where
 //! there is one) and a non-zero exit.
 
-mod common;
+use crate::common;
 
 use common::rigor_bin;
 use std::path::Path;

@@ -6,7 +6,7 @@
 //! in `target/benchexec-venv`, else `python3`); skipped with a message
 //! otherwise.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

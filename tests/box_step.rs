@@ -11,7 +11,7 @@
 //! box without paths. And the reading must answer most boxes, so that
 //! the test cannot pass by answering none.
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rigor::engine::Machine;

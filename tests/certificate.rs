@@ -8,7 +8,7 @@
 //!   dropped; every counterexample the checker gives replays on the engine.
 //! - On small generated programs the checker agrees with brute force.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 

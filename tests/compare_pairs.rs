@@ -3,7 +3,7 @@
 //! challenge LTL pairs, the replayed differences of the pairs that are not
 //! the same system, and planted mutations that defeat each proof.
 
-mod common;
+use crate::common;
 
 use common::{rers_dir, rigor_bin};
 use std::path::Path;

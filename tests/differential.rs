@@ -24,7 +24,7 @@
 //! their initial values, which the step must keep. A mismatch fails with
 //! the program, the state and the input.
 
-mod common;
+use crate::common;
 #[path = "differential/native.rs"]
 mod native;
 

@@ -3,7 +3,7 @@
 //! one process: the same states, transitions, depth and verdicts, and
 //! witnesses of the same (shortest) lengths, which the report has replayed.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The per-input specialised step code is the same function as the generic
 //! code: both are run on every explored state and input of real programs.
 
-mod common;
+use crate::common;
 
 use rigor::engine::Machine;
 use rigor::explore::{explore, Options};

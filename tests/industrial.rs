@@ -2,7 +2,7 @@
 //! reference `.dot` models, `.aut` export and read-back, Abbadingo replay
 //! and seeded exploration.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

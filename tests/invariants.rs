@@ -9,7 +9,7 @@
 //!   reaches, whether the queries run in a thread or in worker processes
 //!   (`rigor horn-worker`).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;

@@ -7,7 +7,7 @@
 //! long timeouts); here everything runs within limits and asserts only what
 //! the limits let rigor prove.
 
-mod common;
+use crate::common;
 
 use common::{rers_dir, rigor_bin, truth, validate};
 use std::collections::BTreeMap;

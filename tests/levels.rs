@@ -4,7 +4,7 @@
 //! on random explicit systems and on real programs, for 1 to 3 threads and
 //! levels expanded in rounds of any length.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use rigor::engine::Machine;

@@ -8,7 +8,7 @@
 //! - On small generated programs, a claim the checker accepts is a property
 //!   the explicit check proves (and many false claims are rejected).
 
-mod common;
+use crate::common;
 
 use rand::{Rng, SeedableRng};
 use rigor::certificate::{Certificate, CheckError, Obligation};

@@ -6,7 +6,7 @@
 //! abstraction. 2017 seq-ltl Problem3 runs in full only with
 //! `RIGOR_LTL_LARGE=1`, in a release build.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

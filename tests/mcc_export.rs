@@ -2,7 +2,7 @@
 //! writes follows the `propertiesverdict` 2.0 grammar, from hand-written
 //! answers and from a `rigor reach` run on a real RERS problem.
 
-mod common;
+use crate::common;
 
 use common::{rigor_json, rigor_ok as rigor};
 use std::process::Command;

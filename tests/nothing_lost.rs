@@ -2,7 +2,7 @@
 //! run keeps them and says so, and a hard memory cap ends a run with its
 //! answers instead of an abort.
 
-mod common;
+use crate::common;
 
 use common::{rers_dir, rigor_bin};
 use std::path::Path;

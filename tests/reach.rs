@@ -1,7 +1,7 @@
 //! End-to-end reachability: the binary on `problems/` and on the RERS
 //! programs with official verdicts; every witness confirmed by gcc.
 
-mod common;
+use crate::common;
 
 use common::{rers_dir, rigor_bin, truth_file, truth_with_large};
 use std::collections::{BTreeMap, BTreeSet};

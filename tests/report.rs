@@ -5,7 +5,7 @@
 //! skipped with a message where it is missing). Screenshots go to
 //! `target/report-*.png` for a person to look at.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

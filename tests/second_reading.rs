@@ -13,7 +13,7 @@
 //!   reachable are proved unreachable by both readings (the errata in
 //!   `docs/errata.md`), and the other 93 agree with the official solution.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! but the documented errata (`docs/errata.md`), and every label must be
 //! answered.
 
-mod common;
+use crate::common;
 
 use common::{rers_dir, rigor_bin, rigor_json, truth, truth_file, Truth};
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 //! eca-rers2018 shape (error functions with bodies, per-label properties),
 //! and bad tasks refused with located errors.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
