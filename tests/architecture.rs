@@ -453,3 +453,32 @@ fn grouped_imports_are_seen() {
         assert!(paths.iter().any(|p| p == want), "{want} not in {paths:?}");
     }
 }
+
+/// Every file of `tests/` is a module of the one test binary
+/// (`tests/main.rs`, `autotests = false`): a file it does not declare
+/// would never run.
+#[test]
+fn every_test_file_is_in_the_test_binary() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    let declared: Vec<&str> = (main.lines())
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "rs")
+            && stem != "main"
+            && !declared.contains(&stem)
+        {
+            missing.push(stem.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not declared in tests/main.rs: {missing:?}"
+    );
+}
