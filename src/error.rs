@@ -111,5 +111,18 @@ pub fn write_file(path: impl AsRef<std::path::Path>, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::write(path.display().to_string(), e))
 }
 
+/// Writes to `path` through `write` (buffered, for output too large to
+/// hold as one string), or says which file could not be written.
+pub fn write_file_with(
+    path: impl AsRef<std::path::Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<()> {
+    use std::io::Write;
+    let path = path.as_ref();
+    let fail = |e| Error::write(path.display().to_string(), e);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+    write(&mut out).and_then(|()| out.flush()).map_err(fail)
+}
+
 /// Result of a command.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::cells::Cells;
 use super::interval::Interval;
 use super::step::AbsState;
-use crate::system::{replay, Outcome, StateId, System, NO_STATE};
+use crate::system::{replay, IoGraph, Outcome, StateId, System, NO_STATE};
 
 /// One abstract edge.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -229,5 +229,32 @@ impl AbsGraph {
             }
         }
         found
+    }
+}
+
+/// The abstraction as an input/output graph: any number of steps per input;
+/// an invalid input that stored nothing has no target.
+impl IoGraph for AbsGraph {
+    fn input_names(&self) -> &[String] {
+        &self.inputs
+    }
+
+    fn output_names(&self) -> &[String] {
+        &self.outputs
+    }
+
+    fn state_count(&self) -> u32 {
+        self.n_states() as u32
+    }
+
+    /// A graph with fault sites proves nothing and is not whole.
+    fn all_expanded(&self) -> bool {
+        self.faults.is_empty()
+    }
+
+    fn for_each_step(&self, s: StateId, f: &mut dyn FnMut(usize, Outcome, StateId)) {
+        for e in &self.edges[s as usize] {
+            f(e.input as usize, e.outcome(), e.target);
+        }
     }
 }

@@ -8,7 +8,7 @@ use super::InputError;
 use crate::ctl::{self, CtlVerdict};
 use crate::engine::Machine;
 use crate::explore::{explore, Observer, Options};
-use crate::lts::{self, Lts};
+use crate::lts::{self, LabelledGraph, Lts, ProgramLts};
 use crate::runtime::Budget;
 
 /// How to build the labelled transition system of a program.
@@ -20,12 +20,20 @@ pub struct LoadOptions {
     pub observer: Option<Observer>,
 }
 
+/// A loaded labelled transition system: a model file's [`Lts`], or the
+/// view of an explored program ([`ProgramLts`], nothing copied).
+pub type LoadedModel = Box<dyn LabelledGraph + Send + Sync>;
+
 /// Loads a model by its extension: `.aut`, `.dot`, or a program (`.c`,
 /// `.java`), explored within `budget`. A program whose exploration stopped
 /// early gives a system marked incomplete.
-pub fn load_lts(path: &str, budget: &Budget, opts: &LoadOptions) -> Result<Lts, InputError> {
+pub fn load_model(
+    path: &str,
+    budget: &Budget,
+    opts: &LoadOptions,
+) -> Result<LoadedModel, InputError> {
     if let Some(l) = lts::read_model(path) {
-        return Ok(l?);
+        return Ok(Box::new(l?));
     }
     let m = Machine::compile(&crate::frontend::load(path)?)?;
     let seeds = match &opts.seed_log {
@@ -39,7 +47,13 @@ pub fn load_lts(path: &str, budget: &Budget, opts: &LoadOptions) -> Result<Lts, 
         ..Options::default()
     };
     let ex = explore(&m, budget, &options);
-    Ok(lts::from_graph(&ex.graph, ex.is_complete()))
+    let complete = ex.is_complete();
+    Ok(Box::new(ProgramLts::new(ex.graph, complete)))
+}
+
+/// [`load_model`], copied into an [`Lts`].
+pub fn load_lts(path: &str, budget: &Budget, opts: &LoadOptions) -> Result<Lts, InputError> {
+    Ok(load_model(path, budget, opts)?.to_lts())
 }
 
 /// The report of `rigor ctl`.
@@ -73,15 +87,15 @@ pub fn solve(
 ) -> Result<CtlReport, InputError> {
     let start = std::time::Instant::now();
     let props = ctl::syntax::read_properties(properties)?;
-    let l = load_lts(model, budget, opts)?;
-    let verdicts = ctl::check_all(&l, &props.properties);
+    let l = load_model(model, budget, opts)?;
+    let verdicts = ctl::check_all(&*l, &props.properties);
     Ok(CtlReport {
         model: model.to_string(),
         problem: crate::answers::naming::problem_name(model),
         track: "ctl",
-        states: l.n_states,
-        transitions: l.transitions.len(),
-        complete: l.complete,
+        states: l.n_states(),
+        transitions: l.n_transitions(),
+        complete: l.is_complete(),
         verdicts,
         seconds: start.elapsed().as_secs_f64(),
     })

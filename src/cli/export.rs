@@ -4,8 +4,8 @@
 
 use super::limits::LimitArgs;
 use super::CliResult;
-use crate::check::ctl::{load_lts, LoadOptions};
-use crate::error::write_file;
+use crate::check::ctl::{load_model, LoadOptions};
+use crate::error::write_file_with;
 use crate::lts;
 
 /// Arguments of `rigor export`.
@@ -30,16 +30,16 @@ pub fn run(args: &Args) -> CliResult {
         seed_log: args.seed_log.clone(),
         observer: args.limits.observer(),
     };
-    let l = load_lts(&args.model, &args.limits.budget()?, &opts)?;
+    let l = load_model(&args.model, &args.limits.budget()?, &opts)?;
     drop(opts);
-    write_file(&args.aut, &lts::aut::write(&l))?;
+    write_file_with(&args.aut, |out| lts::aut::write_to(&*l, out))?;
     eprintln!(
         "rigor: wrote {}: {} states, {} transitions, {} labels{}",
         args.aut,
-        l.n_states,
-        l.transitions.len(),
-        l.labels.len(),
-        if l.complete {
+        l.n_states(),
+        l.n_transitions(),
+        l.label_names().len(),
+        if l.is_complete() {
             ""
         } else {
             " (PARTIAL: the exploration stopped at a limit or faulted)"

@@ -1,4 +1,6 @@
-//! Fixpoint model checking of action-based CTL over an explicit [`Lts`].
+//! Fixpoint model checking of action-based CTL over any explicit labelled
+//! system ([`LabelledGraph`]: a loaded model, or an explored program seen
+//! through the labelling of `rers-semantics.md`).
 //!
 //! Semantics (the one place it is decided; see `rers-semantics.md`): a state
 //! formula holds in a state; path quantifiers range over **maximal paths**,
@@ -20,15 +22,17 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use super::syntax::Formula;
-use crate::lts::{Adjacency, Lts, LtsState};
+use crate::lts::{Adjacency, LabelledGraph, LtsState};
 
 /// A set of states.
 pub type StateSet = Vec<bool>;
 
 /// The fixpoint checker of one system (one exploration serves every
-/// property).
-pub struct Checker<'a> {
-    lts: &'a Lts,
+/// property): the system's adjacency lists and label names.
+pub struct Checker {
+    n_states: usize,
+    initial: LtsState,
+    labels: Vec<String>,
     adj: Adjacency,
 }
 
@@ -99,26 +103,30 @@ fn and(a: &StateSet, b: &StateSet) -> StateSet {
     a.iter().zip(b).map(|(&x, &y)| x && y).collect()
 }
 
-impl<'a> Checker<'a> {
+impl Checker {
     /// Prepares the checker (builds the adjacency lists).
-    pub fn new(lts: &'a Lts) -> Checker<'a> {
+    pub fn new(g: &(impl LabelledGraph + ?Sized)) -> Checker {
         Checker {
-            lts,
-            adj: Adjacency::new(lts),
+            n_states: g.n_states() as usize,
+            initial: g.initial(),
+            labels: g.label_names(),
+            adj: Adjacency::new(g),
         }
     }
 
     fn n(&self) -> usize {
-        self.lts.n_states as usize
+        self.n_states
+    }
+
+    /// The index of a label name, if the system has it.
+    pub fn label_index(&self, name: &str) -> Option<u32> {
+        self.labels.iter().position(|l| l == name).map(|i| i as u32)
     }
 
     fn edges(&self, a: &Option<String>) -> Edges {
         match a {
             None => Edges::All,
-            Some(name) => self
-                .lts
-                .label_index(name)
-                .map_or(Edges::Nothing, Edges::Label),
+            Some(name) => self.label_index(name).map_or(Edges::Nothing, Edges::Label),
         }
     }
 
@@ -132,7 +140,7 @@ impl<'a> Checker<'a> {
 
     /// Whether `f` holds in the initial state.
     pub fn holds(&self, f: &Formula) -> bool {
-        self.n() > 0 && self.sat(f)[self.lts.initial as usize]
+        self.n() > 0 && self.sat(f)[self.initial as usize]
     }
 
     /// The states where `f` holds.
@@ -186,13 +194,9 @@ impl<'a> Checker<'a> {
 
     /// States with an edge (of the given kind) into `x`.
     fn ex(&self, e: Edges, x: &StateSet) -> StateSet {
-        let mut out = vec![false; self.n()];
-        for t in &self.lts.transitions {
-            if x[t.to as usize] && Self::matches(e, t.label) {
-                out[t.from as usize] = true;
-            }
-        }
-        out
+        (0..self.n() as u32)
+            .map(|s| (self.adj.succ(s).iter()).any(|&(l, t)| x[t as usize] && Self::matches(e, l)))
+            .collect()
     }
 
     /// `E(f U g)`: backward search from `g` through `f`.
@@ -242,7 +246,7 @@ impl<'a> Checker<'a> {
         if self.n() == 0 {
             return None;
         }
-        self.witness_at(f, self.lts.initial)
+        self.witness_at(f, self.initial)
     }
 
     fn witness_at(&self, f: &Formula, init: LtsState) -> Option<Witness> {
@@ -295,7 +299,7 @@ impl<'a> Checker<'a> {
     }
 
     fn label(&self, l: u32) -> String {
-        self.lts.labels[l as usize].clone()
+        self.labels[l as usize].clone()
     }
 
     fn step_into(&self, s: LtsState, e: Edges, x: &StateSet) -> Option<Witness> {
@@ -416,7 +420,7 @@ impl<'a> Checker<'a> {
 mod tests {
     use super::*;
     use crate::ctl::syntax::parse_formula;
-    use crate::lts::LtsBuilder;
+    use crate::lts::{Lts, LtsBuilder};
 
     /// 0 -a-> 1 -b-> 2 (dead end); 0 -c-> 3 -c-> 3 (loop)
     fn model() -> Lts {

@@ -10,7 +10,7 @@ pub use syntax::{parse_formula, parse_properties, Formula, Property, PropertyFil
 
 use serde::Serialize;
 
-use crate::lts::Lts;
+use crate::lts::LabelledGraph;
 
 /// The answer for one property.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -30,9 +30,12 @@ pub struct CtlVerdict {
 }
 
 /// Checks every property on one system. An incomplete system (an
-/// exploration cut short) gives no verdict at all.
-pub fn check_all(lts: &Lts, props: &[Property]) -> Vec<CtlVerdict> {
-    let checker = Checker::new(lts);
+/// exploration cut short) gives no verdict at all, and then the checker is
+/// not even built (its adjacency lists would double the memory of a system
+/// that already stopped at a limit).
+pub fn check_all(lts: &(impl LabelledGraph + ?Sized), props: &[Property]) -> Vec<CtlVerdict> {
+    let checker = lts.is_complete().then(|| Checker::new(lts));
+    let labels = lts.label_names();
     props
         .iter()
         .map(|p| {
@@ -40,18 +43,17 @@ pub fn check_all(lts: &Lts, props: &[Property]) -> Vec<CtlVerdict> {
                 .formula
                 .actions()
                 .into_iter()
-                .filter(|a| lts.label_index(a).is_none())
+                .filter(|a| !labels.iter().any(|l| l == a))
                 .map(str::to_string)
                 .collect();
             unknown_actions.sort();
             unknown_actions.dedup();
-            let (verdict, witness) = if lts.complete {
-                (
-                    Some(checker.holds(&p.formula)),
-                    checker.witness(&p.formula).map(|w| w.to_string()),
-                )
-            } else {
-                (None, None)
+            let (verdict, witness) = match &checker {
+                Some(c) => (
+                    Some(c.holds(&p.formula)),
+                    c.witness(&p.formula).map(|w| w.to_string()),
+                ),
+                None => (None, None),
             };
             CtlVerdict {
                 property: p.index,

@@ -2,27 +2,38 @@
 //! then one `(from, "label", to)` line per transition. Labels may also be
 //! written unquoted; a quoted label may contain commas.
 
-use super::{Lts, LtsBuilder};
+use super::{LabelledGraph, Lts, LtsBuilder};
 use crate::source::{read_text, Diagnostic};
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
-/// Writes a system in `.aut` form (labels always quoted).
-pub fn write(lts: &Lts) -> String {
-    let mut s = String::with_capacity(32 * lts.transitions.len() + 64);
-    s.push_str(&format!(
-        "des ({}, {}, {})\n",
-        lts.initial,
-        lts.transitions.len(),
-        lts.n_states
-    ));
-    for t in &lts.transitions {
-        s.push_str(&format!(
-            "({}, \"{}\", {})\n",
-            t.from, lts.labels[t.label as usize], t.to
-        ));
-    }
-    s
+/// Writes a system in `.aut` form (labels always quoted) to `out`,
+/// transition by transition.
+pub fn write_to(
+    lts: &(impl LabelledGraph + ?Sized),
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let labels = lts.label_names();
+    let header = (lts.initial(), lts.n_transitions(), lts.n_states());
+    writeln!(out, "des ({}, {}, {})", header.0, header.1, header.2)?;
+    let mut result = Ok(());
+    lts.for_each_transition(&mut |t| {
+        if result.is_ok() {
+            result = writeln!(
+                out,
+                "({}, \"{}\", {})",
+                t.from, labels[t.label as usize], t.to
+            );
+        }
+    });
+    result
+}
+
+/// A system in `.aut` form (labels always quoted), as one string.
+pub fn write(lts: &(impl LabelledGraph + ?Sized)) -> String {
+    let mut bytes = Vec::with_capacity(32 * lts.n_transitions() + 64);
+    write_to(lts, &mut bytes).expect("writing to memory does not fail");
+    String::from_utf8(bytes).expect("labels are strings")
 }
 
 /// Reads a `.aut` text; `file` names it in errors.

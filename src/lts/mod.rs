@@ -1,12 +1,15 @@
 //! Labelled transition systems: the model the action-based CTL checker reads.
 //!
-//! An [`Lts`] is a set of states `0..n_states`, an initial state, and
-//! labelled transitions. Aldebaran `.aut` files ([`aut`]) and Graphviz Mealy
-//! machines ([`dot`]) load into it, and so does any explored input/output
-//! graph ([`from_program`], the one place where the labelling of
-//! `rers-semantics.md` is implemented); [`to_graph`] turns an alternating
-//! system back into the [`StateGraph`] that reachability and LTL explore
-//! as a [`crate::system::System`].
+//! Every checker here reads a system through one interface,
+//! [`LabelledGraph`]: an [`Lts`] (states `0..n_states`, an initial state,
+//! labelled transitions), into which Aldebaran `.aut` files ([`aut`]) and
+//! Graphviz Mealy machines ([`dot`]) load, and [`ProgramLts`], the view of
+//! an explored program or of its abstraction (any
+//! [`crate::system::IoGraph`]) through the labelling of
+//! `rers-semantics.md` ([`from_program`], the one place it is implemented),
+//! which copies nothing. [`to_graph`] turns an alternating system back into
+//! the [`StateGraph`] that reachability and LTL explore as a
+//! [`crate::system::System`].
 //!
 //! The graph algorithms here are written by hand on purpose: the CTL
 //! fixpoints are predecessor worklists over labelled edges
@@ -17,11 +20,13 @@
 pub mod aut;
 pub mod dot;
 pub mod from_program;
+pub mod labelled;
 pub mod to_graph;
 
 use std::collections::{HashMap, VecDeque};
 
-pub use from_program::from_graph;
+pub use from_program::{from_graph, ProgramLts};
+pub use labelled::LabelledGraph;
 pub use to_graph::{to_state_graph, NotInputOutput};
 
 use crate::source::{Diagnostic, ReadError};
@@ -188,11 +193,29 @@ pub struct Adjacency {
 }
 
 impl Adjacency {
-    /// Builds the lists.
-    pub fn new(lts: &Lts) -> Adjacency {
-        let n = lts.n_states as usize;
-        let (succ_start, succ) = rows(n, lts.transitions.iter().map(|t| (t.from, (t.label, t.to))));
-        let (pred_start, pred) = rows(n, lts.transitions.iter().map(|t| (t.to, (t.label, t.from))));
+    /// Builds the lists (two passes over the transitions, no copy of them).
+    pub fn new(g: &(impl LabelledGraph + ?Sized)) -> Adjacency {
+        let n = g.n_states() as usize;
+        let mut succ_start = vec![0u32; n + 1];
+        let mut pred_start = vec![0u32; n + 1];
+        g.for_each_transition(&mut |t| {
+            succ_start[t.from as usize + 1] += 1;
+            pred_start[t.to as usize + 1] += 1;
+        });
+        for i in 0..n {
+            succ_start[i + 1] += succ_start[i];
+            pred_start[i + 1] += pred_start[i];
+        }
+        let (mut succ_fill, mut pred_fill) = (succ_start.clone(), pred_start.clone());
+        let mut succ = vec![(0, 0); succ_start[n] as usize];
+        let mut pred = vec![(0, 0); pred_start[n] as usize];
+        g.for_each_transition(&mut |t| {
+            let (f, to) = (t.from as usize, t.to as usize);
+            succ[succ_fill[f] as usize] = (t.label, t.to);
+            succ_fill[f] += 1;
+            pred[pred_fill[to] as usize] = (t.label, t.from);
+            pred_fill[to] += 1;
+        });
         Adjacency {
             succ_start,
             succ,
@@ -210,26 +233,6 @@ impl Adjacency {
     pub fn pred(&self, s: LtsState) -> &[(u32, LtsState)] {
         &self.pred[self.pred_start[s as usize] as usize..self.pred_start[s as usize + 1] as usize]
     }
-}
-
-fn rows(
-    n: usize,
-    items: impl Iterator<Item = (u32, (u32, u32))> + Clone,
-) -> (Vec<u32>, Vec<(u32, u32)>) {
-    let mut start = vec![0u32; n + 1];
-    for (k, _) in items.clone() {
-        start[k as usize + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut out = vec![(0, 0); start[n] as usize];
-    for (k, v) in items {
-        out[fill[k as usize] as usize] = v;
-        fill[k as usize] += 1;
-    }
-    (start, out)
 }
 
 impl Lts {

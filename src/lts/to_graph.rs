@@ -12,7 +12,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::{Adjacency, Lts};
+use super::{Adjacency, LabelledGraph};
 use crate::system::{Outcome, StateGraph, ERROR_LABEL, NO_STATE};
 
 /// Where a labelled transition system is not an alternating input/output
@@ -24,20 +24,21 @@ pub struct NotInputOutput(pub String);
 /// Converts an alternating system; the error says where it is not one.
 /// Program states are numbered in breadth-first order from the initial
 /// state, inputs and outputs in order of first appearance.
-pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, NotInputOutput> {
+pub fn to_state_graph(lts: &(impl LabelledGraph + ?Sized)) -> Result<StateGraph, NotInputOutput> {
     let fail = |m: String| Err(NotInputOutput(m));
-    if !lts.complete {
+    if !lts.is_complete() {
         return fail("the system is partial".into());
     }
     let adj = Adjacency::new(lts);
+    let labels = lts.label_names();
     let mut inputs: Vec<String> = Vec::new();
     let mut outputs: Vec<String> = Vec::new();
     let mut input_ix: HashMap<u32, usize> = HashMap::new();
     let mut output_ix: HashMap<u32, u16> = HashMap::new();
     let mut id: HashMap<u32, u32> = HashMap::new();
-    let mut order = vec![lts.initial];
-    id.insert(lts.initial, 0);
-    let mut queue = VecDeque::from([lts.initial]);
+    let mut order = vec![lts.initial()];
+    id.insert(lts.initial(), 0);
+    let mut queue = VecDeque::from([lts.initial()]);
     // rows[s] = (input index, target program state or NO_STATE, outcome)
     let mut rows: Vec<Vec<(usize, u32, Outcome)>> = Vec::new();
     while let Some(p) = queue.pop_front() {
@@ -47,20 +48,20 @@ pub fn to_state_graph(lts: &Lts) -> Result<StateGraph, NotInputOutput> {
             if out.len() != 1 {
                 return fail(format!(
                     "state {m} (after input {} from state {p}) has {} edges; expected one output edge",
-                    lts.labels[il as usize],
+                    labels[il as usize],
                     out.len()
                 ));
             }
             let n_in = input_ix.len();
             let i = *input_ix.entry(il).or_insert_with(|| {
-                inputs.push(lts.labels[il as usize].clone());
+                inputs.push(labels[il as usize].clone());
                 n_in
             });
             if row.iter().any(|&(j, _, _)| j == i) {
                 return fail(format!("state {p} has two `{}` edges", inputs[i]));
             }
             let (ol, t) = out[0];
-            let name = &lts.labels[ol as usize];
+            let name = &labels[ol as usize];
             let error_n = name
                 .strip_prefix("error_")
                 .and_then(|n| n.parse::<u32>().ok());

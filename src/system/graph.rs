@@ -5,6 +5,11 @@
 //! the step from state `s` on input `i`. This is the structure the LTL and
 //! CTL checkers read, and, as a [`System`] whose state is one state id, the
 //! form `.aut`/`.dot` models are explored and replayed in.
+//!
+//! [`IoGraph`] is what every explicit input/output graph offers (this one,
+//! one step per input; the abstraction's, any number): its states and their
+//! steps. The labelled transition system of such a graph
+//! ([`crate::lts::ProgramLts`]) and the checkers over it read nothing else.
 
 use super::{Fault, Outcome, StepResult, System};
 
@@ -114,6 +119,76 @@ impl StateGraph {
     /// Approximate heap size in bytes.
     pub fn heap_bytes(&self) -> usize {
         self.edges.capacity() * std::mem::size_of::<Edge>()
+    }
+}
+
+/// An explicit input/output graph: states `0..state_count()`, state 0
+/// initial, and per state its steps, each an input, an [`Outcome`] and a
+/// target ([`NO_STATE`] where the run ends, or where an invalid input left
+/// the state as it was).
+pub trait IoGraph {
+    /// Input symbol names, indexed by input number.
+    fn input_names(&self) -> &[String];
+    /// Output symbol names, indexed by output number.
+    fn output_names(&self) -> &[String];
+    /// Number of states.
+    fn state_count(&self) -> u32;
+    /// Whether every state has all its steps (nothing was left unexplored).
+    fn all_expanded(&self) -> bool;
+    /// Calls `f(input, outcome, target)` on each step from `s` (none for a
+    /// state that was not expanded).
+    fn for_each_step(&self, s: StateId, f: &mut dyn FnMut(usize, Outcome, StateId));
+}
+
+impl IoGraph for StateGraph {
+    fn input_names(&self) -> &[String] {
+        &self.inputs
+    }
+
+    fn output_names(&self) -> &[String] {
+        &self.outputs
+    }
+
+    fn state_count(&self) -> u32 {
+        self.n_states
+    }
+
+    /// Complete, and every expanded state kept its edges (an exploration
+    /// may drop them).
+    fn all_expanded(&self) -> bool {
+        self.is_complete() && self.edges.len() >= self.n_expanded as usize * self.n_inputs()
+    }
+
+    fn for_each_step(&self, s: StateId, f: &mut dyn FnMut(usize, Outcome, StateId)) {
+        let n = self.n_inputs();
+        if !self.is_expanded(s) || self.edges.len() < (s as usize + 1) * n {
+            return;
+        }
+        for (i, e) in self.edges_of(s).iter().enumerate() {
+            f(i, e.outcome(), e.target);
+        }
+    }
+}
+
+impl<G: IoGraph + ?Sized> IoGraph for &G {
+    fn input_names(&self) -> &[String] {
+        (**self).input_names()
+    }
+
+    fn output_names(&self) -> &[String] {
+        (**self).output_names()
+    }
+
+    fn state_count(&self) -> u32 {
+        (**self).state_count()
+    }
+
+    fn all_expanded(&self) -> bool {
+        (**self).all_expanded()
+    }
+
+    fn for_each_step(&self, s: StateId, f: &mut dyn FnMut(usize, Outcome, StateId)) {
+        (**self).for_each_step(s, f)
     }
 }
 

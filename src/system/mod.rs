@@ -19,7 +19,7 @@
 pub mod graph;
 pub mod outcome;
 
-pub use graph::{Edge, StateGraph, StateId, NO_STATE};
+pub use graph::{Edge, IoGraph, StateGraph, StateId, NO_STATE};
 pub use outcome::{error_n_label, Fault, Outcome, StepResult, ERROR_LABEL};
 
 /// A deterministic input/output transition system.
