@@ -14,28 +14,27 @@
 //! the cores ([`early_witnesses`]); the breadth-first search looks for the
 //! labels left, and a search guided by the abstract distance for those it
 //! did not find. Pumped and guided witnesses are not always shortest; every
-//! witness is replayed.
+//! witness is replayed. The stages, in the order they run, are
+//! [`portfolio`]'s.
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::certify::PendingCheck;
-use super::invariants::PendingInvariants;
 use super::pruning::{check_pruning, Pruned, RecordingGuide, SlotBoxes};
 use super::InputError;
 use crate::absint::{counter_witness, AbsGraph, AbstractGuide};
 use crate::certificate::{Certificate, CheckError, Checked};
 use crate::engine::Machine;
-use crate::explore::{
-    explore_levels, explore_pruned, guided_search, Exploration, Guide, Observer, Options,
-    ProgressPoint, Recorder,
-};
+use crate::explore::{guided_search, Exploration, Observer, Options, ProgressPoint, Recorder};
 use crate::ir::Program;
 use crate::runtime::{Budget, StopReason};
 use crate::system::{replay, Outcome, System};
 
+pub mod portfolio;
+
 pub use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
+pub use portfolio::{search_stage, solve_program};
 
 /// Share of the time the breadth-first search gets when an abstraction
 /// can guide a second search.
@@ -322,131 +321,6 @@ fn solve_recorded(
     solve_program(crate::frontend::load(path)?, path, budget, opts)
 }
 
-/// The `rigor reach` pipeline on a program already lowered (from `path`).
-pub fn solve_program(
-    p: Program,
-    path: &str,
-    budget: &Budget,
-    opts: &ReachOptions,
-) -> Result<ReachReport, InputError> {
-    let m = Machine::compile(&p)?;
-    // A seeded search, or one without the abstraction, needs the program no
-    // more: its memory goes back before the search takes its own.
-    if opts.seed_log.is_some() || !opts.abstraction {
-        let seeds = match &opts.seed_log {
-            Some(log) => crate::abbadingo::read(log)?.input_sequences(&m)?,
-            None => Vec::new(),
-        };
-        drop(p);
-        return Ok(check(
-            &m,
-            path,
-            budget,
-            &search_options(opts, m.inputs(), seeds),
-        ));
-    }
-    // Shared with the certificate checks that run on threads of their own.
-    let p = Arc::new(p);
-    // Programs with arithmetic: the interval abstraction first, with part of
-    // the time; the labels it cannot reach need no search.
-    let share = crate::absint::share_of(budget);
-    // Rounds go on while a label's abstract path does not replay.
-    let judge = |g: &AbsGraph| (g.unreplayed_labels(&m), ());
-    let threads = (opts.threads).unwrap_or_else(crate::explore::levels::all_cores);
-    // A limit that stopped the abstraction leaves its graph so far: that
-    // proves nothing, but its paths to labels are witnesses to try.
-    let (abstraction, partial, note) =
-        match crate::absint::explore_abstract_best(&p, &m, &share, threads, judge) {
-            Ok((g, ())) => (Some(g), None, None),
-            Err(u) => (None, u.partial, Some(u.why.to_string())),
-        };
-    let cert = abstraction.as_ref().map(|g| certificate_of(&p, &m, g));
-    // Labels found by any engine, for the invariant engine to skip.
-    let found = Arc::new(Mutex::new(BTreeSet::new()));
-    let mut search = search_options(opts, m.inputs(), Vec::new());
-    search.on_error = Some(note_found(search.on_error.take(), &found));
-    // The witnesses the abstraction points at, before the check takes the
-    // cores: pumping counters is bounded by its share of the time, which
-    // it would spend waiting while the check runs.
-    let early = (abstraction.as_ref().or(partial.as_deref()))
-        .map(|g| early_witnesses(&p, &m, g, budget, search.on_error.as_ref()))
-        .unwrap_or_default();
-    drop(partial);
-    // The invariant engine, beside the search, for the labels the
-    // abstraction does not claim and no witness settled.
-    let claimed = cert
-        .as_ref()
-        .map(|c| c.unreachable.clone())
-        .unwrap_or_default();
-    let open: Vec<u32> = (p.error_labels.iter().copied())
-        .filter(|l| !claimed.contains(l) && !early.iter().any(|e| e.0 == *l))
-        .collect();
-    // The search ends early once the engine has settled what it looks for.
-    let (search_budget, settled) = budget.cancellable();
-    // It steps back for the abstraction's certificate check, if one runs.
-    let checking = (cert.as_ref()).is_some_and(|c| opts.certify && !c.unreachable.is_empty());
-    let invariants = (!open.is_empty()).then(|| {
-        let sink = opts.on_verdict.clone();
-        let worker = opts.invariant_worker.clone();
-        PendingInvariants::start(
-            &p, open, budget, found, sink, settled, checking, path, worker,
-        )
-    });
-    // The independent check of the certificate runs beside the search for
-    // witnesses, until the run's deadline (its second reading for a share
-    // of the time: `second_reading_deadline`).
-    let checker = (cert.as_ref()).filter(|_| checking).map(|c| {
-        let (p, c, path) = (Arc::clone(&p), c.clone(), path.to_string());
-        let deadline = super::certify::check_deadline(budget);
-        PendingCheck::start(move || {
-            let start = std::time::Instant::now();
-            let checked = crate::certificate::check(&p, &c, deadline)?;
-            let second = super::certify::second_reading_deadline(start.elapsed(), deadline);
-            let initiation = crate::crosscheck::Initiation::Required;
-            super::certify::second_reading(&path, &c, checked, initiation, second, false)
-        })
-    });
-    // The search steps back for the check while it runs
-    // (`runtime::priority`).
-    let search_run = || {
-        check_with(
-            &m,
-            path,
-            &search_budget,
-            &search,
-            abstraction.as_ref().map(|g| (&p, g)),
-            &early,
-            opts.certify,
-        )
-    };
-    let mut r = if checker.is_some() {
-        crate::runtime::priority::deferred(search_run)
-    } else {
-        search_run()
-    };
-    let check = checker.map(|c| c.wait(budget));
-    r.abstraction_note = note;
-    if abstraction.is_some() {
-        apply_certification(&mut r, check.as_ref(), opts.certify);
-    }
-    if let Some(i) = invariants {
-        i.finish(&mut r);
-    }
-    // A search the pipeline itself ended, because every label was settled,
-    // was not interrupted: say why it stopped.
-    let run_cancelled = (budget.cancel.as_ref()).is_some_and(|c| c.is_cancelled());
-    if r.stopped == Some(StopReason::Interrupted)
-        && !run_cancelled
-        && r.verdicts.iter().all(|v| v.verdict.is_some())
-    {
-        r.stopped = Some(StopReason::AllErrorsFound);
-    }
-    if opts.keep_certificate {
-        r.certificate = cert;
-    }
-    Ok(r)
-}
-
 /// `tell`, that also adds each label to `found`.
 fn note_found(
     tell: Option<crate::explore::ErrorFound>,
@@ -536,146 +410,6 @@ pub fn early_witnesses(
         }
     }
     early
-}
-
-/// Answers every error label of `m`, with the program's interval
-/// abstraction if there is one (and the program it abstracts): the
-/// exploration then looks only for the labels the abstraction reaches, and
-/// the others are unreachable. With `certify_pruning`, the labels that
-/// only the exploration pruned by the abstraction proves unreachable get
-/// their certificate checked ([`super::pruning`]). `early`: the witnesses
-/// already replayed ([`early_witnesses`]), which the search does not look
-/// for; without an abstraction, they answer the labels the search did not
-/// reach.
-pub fn check_with(
-    m: &Machine,
-    program: &str,
-    budget: &Budget,
-    opts: &Options,
-    abstraction: Option<(&Arc<Program>, &AbsGraph)>,
-    early: &[(u32, Vec<usize>)],
-    certify_pruning: bool,
-) -> ReachReport {
-    let wanted = abstraction.map(|(_, g)| wanted_labels(m, g));
-    let search_wanted = wanted.as_ref().map(|w| {
-        w.iter()
-            .copied()
-            .filter(|l| !early.iter().any(|e| e.0 == *l))
-            .collect::<Vec<u32>>()
-    });
-    let opts = Options {
-        wanted_errors: search_wanted.clone(),
-        ..opts.clone()
-    };
-    // With nothing wanted, the exploration stops after the first state.
-    // States from which the abstraction reaches no label still wanted are
-    // not expanded; an exploration that still ends proves those labels
-    // unreachable. With an abstraction, the breadth-first search gets
-    // [`BFS_SHARE`] of the time and the guided search the rest.
-    let bfs_budget = match abstraction {
-        Some(_) => budget.share(BFS_SHARE),
-        None => budget.clone(),
-    };
-    let mut guide = abstraction.map(|(_, g)| AbstractGuide::new(g));
-    // The certificate's regions on the state slots, to record where the
-    // pruned states lie.
-    let boxed = (abstraction.filter(|_| certify_pruning)).and_then(|(p, g)| {
-        let c = certificate_of(p, m, g);
-        SlotBoxes::new(p, m, &c).map(|b| (c, b))
-    });
-    let mut pruning: Option<Pruned> = None;
-    let ex = match (guide.as_mut(), &boxed) {
-        (Some(g), Some((_, boxes))) => {
-            let mut rec = RecordingGuide {
-                guide: g,
-                boxes,
-                pruned: Pruned::default(),
-            };
-            let ex = explore_pruned(m, &bfs_budget, &opts, Some(&mut rec as &mut dyn Guide));
-            pruning = Some(rec.pruned);
-            ex
-        }
-        (Some(g), None) => explore_pruned(m, &bfs_budget, &opts, Some(g as &mut dyn Guide)),
-        (None, _) => explore_levels(m, &bfs_budget, &opts),
-    };
-    let mut r = report(m, program, &ex);
-    r.pruned = ex.pruned;
-    let bfs_stopped = ex.stopped;
-    drop(ex);
-    let (Some((_, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
-        // Without an abstraction the search looked for every label; those
-        // it did not reach may have a witness from the partial graph.
-        for v in r.verdicts.iter_mut().filter(|v| v.verdict.is_none()) {
-            if let Some((_, path)) = early.iter().find(|e| e.0 == v.property) {
-                if let Some(note) = v.accept_witness(m, path, "witness") {
-                    r.notes.push(note);
-                }
-            }
-        }
-        return r;
-    };
-    r.abstract_states = Some(g.n_states() as u64);
-    let wanted = wanted.unwrap_or_default();
-    let mut unknown = Vec::new();
-    for v in &mut r.verdicts {
-        match early.iter().find(|e| e.0 == v.property) {
-            // Replayed above; the search did not look for it.
-            Some((_, path)) => {
-                if let Some(note) = v.accept_witness(m, path, "witness") {
-                    r.notes.push(note);
-                    v.verdict = None;
-                }
-            }
-            None if !wanted.contains(&v.property) => {
-                v.verdict = Some(false);
-                v.engine = Some(Evidence::Abstraction);
-            }
-            None if v.verdict.is_some() => {
-                if v.verdict == Some(false) {
-                    v.engine = Some(Evidence::PrunedExploration);
-                    v.certified = Some(false);
-                }
-            }
-            None => unknown.push(v.property),
-        }
-    }
-    if let (Some((p, _)), Some((c, _)), Some(pruned)) = (abstraction, &boxed, &pruning) {
-        let labels: Vec<u32> = (r.verdicts.iter())
-            .filter(|v| v.engine == Some(Evidence::PrunedExploration))
-            .map(|v| v.property)
-            .collect();
-        certify_pruned(&mut r, p, program, c, &labels, pruned, budget);
-    }
-    // The labels left: a search guided by the abstract distance.
-    if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
-        return r;
-    }
-    let cert = (abstraction.zip(boxed.as_ref())).map(|((p, _), (c, b))| (p, program, c, b));
-    let found = search_rounds(m, budget, &unknown, guide, cert, opts.on_error.as_ref());
-    r.guided_states = found.states;
-    for v in &mut r.verdicts {
-        match found.verdicts.iter().find(|f| f.0 == v.property) {
-            Some((_, Some(path))) => {
-                if let Some(note) = v.accept_witness(m, path, "guided witness") {
-                    r.notes.push(note);
-                }
-            }
-            // Every state the search skipped was dead for this label.
-            Some((_, None)) => {
-                v.verdict = Some(false);
-                v.engine = Some(Evidence::PrunedExploration);
-                v.certified = Some(false);
-            }
-            None => {}
-        }
-    }
-    for v in r.verdicts.iter_mut() {
-        if found.certified.contains(&v.property) {
-            v.certified = Some(true);
-        }
-    }
-    r.notes.extend(found.notes);
-    r
 }
 
 /// Turns an exploration of `sys` into verdicts, replaying every witness.

@@ -46,7 +46,7 @@ fn an_abstraction_stopped_by_a_limit_still_gives_witnesses() {
         max_states: Some(1),
         ..Budget::unlimited()
     };
-    let r = check_with(&m, &path, &one_state, &opts, None, &early, false);
+    let r = search_stage(&m, &path, &one_state, &opts, None, &early, false);
     let v = &r.verdicts[0];
     assert_eq!((v.property, v.verdict), (0, Some(true)));
     assert_eq!(v.engine, Some(Evidence::Witness));
