@@ -208,6 +208,7 @@ fn bundled_problems_are_simulated() {
         "reach-pointers",
         "reach-joined-pointers",
         "reach-index",
+        "reach-scaled-index",
     ] {
         let d = root.join(dir);
         let file = std::fs::read_dir(&d)

@@ -13,9 +13,10 @@ use super::run::{FaultSite, Path, Status};
 use super::step::{AbstractStep, Unsound};
 use crate::ir::{ArrayRef, BinOp, Expr, UnOp};
 
-/// `e` as a variable plus a constant (`x`, `x + 3`, `x - 7`, `x + -5`,
-/// `3 + x`), where it is one.
-pub(super) fn offset_of(e: &Expr) -> Option<(&Expr, i64)> {
+/// `e` as `k * x + c` for a variable `x` and constants `k` (not zero) and
+/// `c`, where it is one (`x`, `x - 7`, `3 + x`, `2 * x + 1`, `x * 4`,
+/// `7 - 2 * x`, `-x`), as `(x, k, c)`.
+pub(super) fn affine_of(e: &Expr) -> Option<(&Expr, i64, i64)> {
     let constant = |e: &Expr| match e {
         Expr::Const(v) => Some(*v as i64),
         Expr::Unary(UnOp::Neg, a) => match **a {
@@ -24,13 +25,77 @@ pub(super) fn offset_of(e: &Expr) -> Option<(&Expr, i64)> {
         },
         _ => None,
     };
+    type Affine<'e> = (&'e Expr, i64, i64);
+    fn scaled(a: Affine<'_>, by: i64) -> Option<Affine<'_>> {
+        let k = a.1.checked_mul(by).filter(|&k| k != 0)?;
+        Some((a.0, k, a.2.checked_mul(by)?))
+    }
+    fn shifted(a: Affine<'_>, by: i64) -> Option<Affine<'_>> {
+        Some((a.0, a.1, a.2.checked_add(by)?))
+    }
     match e {
-        Expr::Global(_) | Expr::Local(_) => Some((e, 0)),
-        Expr::Binary(BinOp::Add, a, b) if a.is_variable() => Some((a, constant(b)?)),
-        Expr::Binary(BinOp::Add, a, b) if b.is_variable() => Some((b, constant(a)?)),
-        Expr::Binary(BinOp::Sub, a, b) if a.is_variable() => Some((a, -constant(b)?)),
+        Expr::Global(_) | Expr::Local(_) => Some((e, 1, 0)),
+        Expr::Unary(UnOp::Neg, a) => scaled(affine_of(a)?, -1),
+        Expr::Binary(BinOp::Mul, a, b) => match constant(b) {
+            Some(k) => scaled(affine_of(a)?, k),
+            None => scaled(affine_of(b)?, constant(a)?),
+        },
+        Expr::Binary(BinOp::Add, a, b) => match constant(b) {
+            Some(k) => shifted(affine_of(a)?, k),
+            None => shifted(affine_of(b)?, constant(a)?),
+        },
+        Expr::Binary(BinOp::Sub, a, b) => match constant(b) {
+            Some(k) => shifted(affine_of(a)?, k.checked_neg()?),
+            None => shifted(scaled(affine_of(b)?, -1)?, constant(a)?),
+        },
         _ => None,
     }
+}
+
+/// `⌊a / b⌋` (`b` not zero).
+fn floor_div(a: i64, b: i64) -> i64 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `⌈a / b⌉` (`b` not zero).
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -floor_div(-a, b)
+}
+
+/// The values of `x` for which `k * x + c` does not fault, as ranges:
+/// with `length`, an index in `[0, length)`; without, a divisor other
+/// than zero. Bounds outside `i32` give none (the hazard is left as it is).
+fn safe_ranges(x: &Expr, k: i64, c: i64, length: Option<i64>) -> Option<Vec<Expr>> {
+    let int = |v: i64| i32::try_from(v).ok();
+    Some(match length {
+        Some(len) => {
+            // 0 <= k x + c <= len - 1
+            let (lo, hi) = if k > 0 {
+                (ceil_div(-c, k), floor_div(len - 1 - c, k))
+            } else {
+                (ceil_div(len - 1 - c, k), floor_div(-c, k))
+            };
+            vec![within(x, Some(int(lo)?), Some(int(hi)?))]
+        }
+        None => {
+            // k x + c != 0: below and above its one zero, if it has one.
+            let z = floor_div(-c, k);
+            let (below, above) = if (-c) % k == 0 {
+                (z - 1, z + 1)
+            } else {
+                (z, z + 1)
+            };
+            vec![
+                within(x, None, Some(int(below)?)),
+                within(x, Some(int(above)?), None),
+            ]
+        }
+    })
 }
 
 /// What may make evaluating an expression fault: a read or write of an
@@ -139,7 +204,7 @@ impl AbstractStep<'_> {
     /// runs where one may fault are pushed to `faulted`, ended in a fault
     /// site.
     ///
-    /// A hazard whose operand is not a variable plus a constant, or a
+    /// A hazard whose operand is not `k * x + c` ([`affine_of`]), or a
     /// pointer whose arrays differ in length, is left as it is: evaluating
     /// it where it may fault gives up the step, as before.
     pub(super) fn in_bounds(
@@ -162,7 +227,7 @@ impl AbstractStep<'_> {
                 Hazard::Index(a, i) => (i, Some(a)),
                 Hazard::Divisor(d) => (d, None),
             };
-            let Some((var, c)) = offset_of(operand) else {
+            let Some((var, k, c)) = affine_of(operand) else {
                 continue;
             };
             let length = match array {
@@ -174,16 +239,7 @@ impl AbstractStep<'_> {
             };
             // The values of `var` that do not fault, as ranges (built
             // when a run may fault).
-            let safe = || -> Option<Vec<Expr>> {
-                let at = |k: i64| i32::try_from(k - c).ok();
-                Some(match length {
-                    Some(len) => vec![within(var, Some(at(0)?), Some(at(len - 1)?))],
-                    None => vec![
-                        within(var, None, Some(at(-1)?)),
-                        within(var, Some(at(1)?), None),
-                    ],
-                })
-            };
+            let safe = || safe_ranges(var, k, c, length);
             let mut next = Vec::with_capacity(paths.len());
             for p in paths {
                 if !matches!(p.status, Status::Running) {
@@ -303,8 +359,34 @@ int main() {
     /// the interval either faults or is covered by a run.
     #[test]
     fn hazards_split_into_runs_and_fault_sites_that_cover_the_engine() {
-        let file = std::env::temp_dir().join(format!("rigor-hazards-{}.c", std::process::id()));
-        std::fs::write(&file, HAZARDS).expect("writes");
+        split_and_cover(HAZARDS, [(-5, 2), (4, 15)], [(2, 5)]);
+    }
+
+    /// The same for scaled operands: `100 / (3 * s - 6)` and
+    /// `arr[2 * s + 1]`.
+    #[test]
+    fn scaled_hazards_split_too() {
+        let scaled = HAZARDS
+            .replace("100 / (s - 3)", "100 / (3 * s - 6)")
+            .replace("arr[s - 2]", "arr[2 * s + 1]");
+        split_and_cover(&scaled, [(-5, 1), (3, 15)], [(0, 1)]);
+    }
+
+    /// Steps `program` (inputs 1 and 2 as in [`HAZARDS`]) from `s` in
+    /// `[-5, 15]`: the runs' values of `s` are `divided` and `read`, each
+    /// step has one fault site reading `s`, and every concrete step either
+    /// faults or is covered by a run.
+    fn split_and_cover(
+        program: &str,
+        divided_values: [(i64, i64); 2],
+        read_values: [(i64, i64); 1],
+    ) {
+        let file = std::env::temp_dir().join(format!(
+            "rigor-hazards-{}-{}.c",
+            std::process::id(),
+            program.len()
+        ));
+        std::fs::write(&file, program).expect("writes");
         let p = crate::frontend::load(&file.to_string_lossy()).expect("loads");
         let _ = std::fs::remove_file(&file);
         let m = Machine::compile(&p).expect("compiles");
@@ -326,10 +408,10 @@ int main() {
             (runs, values)
         };
         let (divided, values) = narrowed(0);
-        assert_eq!(values, [(-5, 2), (4, 15)]);
+        assert_eq!(values, divided_values);
         assert!(faults_say(&step, &from, 0).contains("by zero"));
         let (read, values) = narrowed(1);
-        assert_eq!(values, [(2, 5)]);
+        assert_eq!(values, read_values);
         assert!(faults_say(&step, &from, 1).contains("out of bounds"));
         let mut scratch = m.scratch();
         for v in -5..=15 {
@@ -338,7 +420,12 @@ int main() {
             for (input, runs) in [(0, &divided), (1, &read)] {
                 let mut next = state.clone();
                 match m.step(&mut scratch, &state, input, &mut next) {
-                    Err(_) => assert!(v == 3 || !(2..=5).contains(&v), "s = {v}"),
+                    // Inputs 1 and 2 do not write `s`: a value that faults
+                    // is in no run (it went to the fault site).
+                    Err(_) => assert!(
+                        !runs.iter().any(|run| run.post[s].contains(v as i64)),
+                        "s = {v}, input {input} faults but a run covers it"
+                    ),
                     Ok(o) => assert!(
                         runs.iter().any(|run| run.outcome == o
                             && run.post[s].contains(next[s] as i64)
@@ -356,18 +443,66 @@ int main() {
     }
 
     #[test]
-    fn offsets_are_a_variable_plus_a_constant() {
+    fn affine_operands_are_recognised() {
         let x = || Box::new(Expr::Global(crate::ir::GlobalId(3)));
         let k = |v| Box::new(Expr::Const(v));
+        let bin = |op, a, b| Expr::Binary(op, a, b);
         let var = Expr::Global(crate::ir::GlobalId(3));
-        assert_eq!(offset_of(&var), Some((&var, 0)));
-        let sub = Expr::Binary(BinOp::Sub, x(), k(7));
-        assert_eq!(offset_of(&sub), Some((&var, -7)));
-        let add_neg = Expr::Binary(BinOp::Add, x(), Box::new(Expr::Unary(UnOp::Neg, k(5))));
-        assert_eq!(offset_of(&add_neg), Some((&var, -5)));
-        let swapped = Expr::Binary(BinOp::Add, k(3), x());
-        assert_eq!(offset_of(&swapped), Some((&var, 3)));
-        assert_eq!(offset_of(&Expr::Binary(BinOp::Mul, x(), k(2))), None);
-        assert_eq!(offset_of(&Expr::Binary(BinOp::Sub, k(2), x())), None);
+        assert_eq!(affine_of(&var), Some((&var, 1, 0)));
+        assert_eq!(affine_of(&bin(BinOp::Sub, x(), k(7))), Some((&var, 1, -7)));
+        let add_neg = bin(BinOp::Add, x(), Box::new(Expr::Unary(UnOp::Neg, k(5))));
+        assert_eq!(affine_of(&add_neg), Some((&var, 1, -5)));
+        assert_eq!(affine_of(&bin(BinOp::Add, k(3), x())), Some((&var, 1, 3)));
+        assert_eq!(affine_of(&bin(BinOp::Mul, x(), k(2))), Some((&var, 2, 0)));
+        let twice_plus_one = bin(BinOp::Add, Box::new(bin(BinOp::Mul, k(2), x())), k(1));
+        assert_eq!(affine_of(&twice_plus_one), Some((&var, 2, 1)));
+        let seven_minus = bin(BinOp::Sub, k(7), Box::new(bin(BinOp::Mul, x(), k(2))));
+        assert_eq!(affine_of(&seven_minus), Some((&var, -2, 7)));
+        assert_eq!(affine_of(&bin(BinOp::Mul, x(), k(0))), None);
+        assert_eq!(affine_of(&bin(BinOp::Mul, x(), x())), None);
+        assert_eq!(affine_of(&bin(BinOp::Div, x(), k(2))), None);
+    }
+
+    /// The ranges of `x` where `k x + c` does not fault are exactly those
+    /// (checked against every value of a window).
+    #[test]
+    fn safe_ranges_are_exact() {
+        let x = Expr::Global(crate::ir::GlobalId(0));
+        let bounds = |e: &Expr| -> (i64, i64) {
+            let side = |e: &Expr| match e {
+                Expr::Binary(BinOp::Ge, _, b) => match **b {
+                    Expr::Const(v) => (v as i64, i64::MAX),
+                    _ => unreachable!(),
+                },
+                Expr::Binary(BinOp::Le, _, b) => match **b {
+                    Expr::Const(v) => (i64::MIN, v as i64),
+                    _ => unreachable!(),
+                },
+                _ => unreachable!(),
+            };
+            match e {
+                Expr::Binary(BinOp::LogAnd, a, b) => (side(a).0, side(b).1),
+                one => side(one),
+            }
+        };
+        for k in [-3i64, -2, -1, 1, 2, 3] {
+            for c in -7..=7 {
+                for length in [None, Some(1), Some(4), Some(8)] {
+                    let ranges = safe_ranges(&x, k, c, length).expect("small bounds");
+                    for v in -20..=20 {
+                        let value = k * v + c;
+                        let safe = match length {
+                            Some(len) => (0..len).contains(&value),
+                            None => value != 0,
+                        };
+                        let inside = ranges.iter().any(|r| {
+                            let (lo, hi) = bounds(r);
+                            lo <= v && v <= hi
+                        });
+                        assert_eq!(safe, inside, "k {k} c {c} length {length:?} x {v}");
+                    }
+                }
+            }
+        }
     }
 }
