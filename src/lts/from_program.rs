@@ -93,16 +93,17 @@ impl<G: IoGraph> ProgramLts<G> {
                     Outcome::Output(k) if output_label[k as usize] == u32::MAX => {
                         output_label[k as usize] = names.intern(&outputs[k as usize]);
                     }
-                    Outcome::Invalid | Outcome::Error(_) => {
+                    Outcome::Invalid => {
                         dead = 1;
-                        if o == Outcome::Invalid && invalid_label == u32::MAX {
+                        if invalid_label == u32::MAX {
                             invalid_label = names.intern(ERROR_LABEL);
                         }
-                        if let Outcome::Error(n) = o {
-                            error_label
-                                .entry(n)
-                                .or_insert_with(|| names.intern(&error_n_label(n)));
-                        }
+                    }
+                    Outcome::Error(n) => {
+                        dead = 1;
+                        error_label
+                            .entry(n)
+                            .or_insert_with(|| names.intern(&error_n_label(n)));
                     }
                     _ => {}
                 }
