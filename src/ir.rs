@@ -367,6 +367,33 @@ impl Program {
     pub fn intern(&mut self, s: &str) -> i32 {
         intern(&mut self.strings, s)
     }
+
+    /// A hash of everything the program is but its source path: equal
+    /// wherever the same source was parsed by the same rigor (the processes
+    /// of a cluster compare it before they exchange states).
+    pub fn fingerprint(&self) -> u64 {
+        use std::fmt::Write as _;
+        use std::hash::Hasher as _;
+        /// Feeds what is formatted into a hasher, without building it.
+        struct Feed(rustc_hash::FxHasher);
+        impl fmt::Write for Feed {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0.write(s.as_bytes());
+                Ok(())
+            }
+        }
+        let mut feed = Feed(rustc_hash::FxHasher::default());
+        let what = (
+            self.language,
+            &self.globals,
+            &self.strings,
+            &self.functions,
+            (self.step, self.step_return),
+            (&self.inputs, &self.outputs, &self.error_labels),
+        );
+        let _ = write!(feed, "{what:?}");
+        feed.0.finish()
+    }
 }
 
 /// Interns `s` into `strings`, returning its index.
@@ -408,5 +435,28 @@ mod tests {
         assert_eq!(letter(21), "U");
         assert_eq!(letter(26), "Z");
         assert_eq!(letter(0), "0");
+    }
+
+    /// The fingerprint leaves the source path out and sees any change of
+    /// what the program does.
+    #[test]
+    fn fingerprints_name_the_program_not_its_path() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let load = |rel: &str| crate::frontend::load(&format!("{dir}/problems/{rel}")).unwrap();
+        let p = load("reach-plain/Problem901.c");
+        let mut moved = p.clone();
+        moved.source = "/elsewhere/Problem901.c".into();
+        assert_eq!(p.fingerprint(), moved.fingerprint());
+        assert_eq!(
+            p.fingerprint(),
+            load("reach-plain/Problem901.c").fingerprint()
+        );
+        let mut changed = p.clone();
+        changed.error_labels.pop();
+        assert_ne!(p.fingerprint(), changed.fingerprint());
+        assert_ne!(
+            p.fingerprint(),
+            load("reach-arith/Problem902.c").fingerprint()
+        );
     }
 }

@@ -155,3 +155,65 @@ fn a_process_index_outside_the_cluster_is_an_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--process 2"));
 }
+
+/// Two free `127.0.0.1` addresses.
+fn two_addresses() -> String {
+    let ls: Vec<std::net::TcpListener> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let a: Vec<String> = ls
+        .iter()
+        .map(|l| l.local_addr().unwrap().to_string())
+        .collect();
+    a.join(",")
+}
+
+/// Runs processes 0 and 1 of one cluster, each `(program, run id)`:
+/// their exit successes and standard errors.
+fn pair(members: [(&Path, &str); 2]) -> Vec<(bool, String)> {
+    let addresses = two_addresses();
+    let children: Vec<_> = (members.iter().enumerate())
+        .map(|(k, (program, run))| {
+            Command::new(rigor_bin())
+                .arg("reach")
+                .arg(program)
+                .args(["--quiet", "--process", &k.to_string(), "--addresses"])
+                .arg(&addresses)
+                .args(["--run-id", run])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    (children.into_iter())
+        .map(|c| {
+            let out = c.wait_with_output().unwrap();
+            (
+                out.status.success(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_processes_of_one_run_and_program_search_together() {
+    let owned = finite_problems();
+    let ps: Vec<&Path> = owned.iter().map(PathBuf::as_path).collect();
+    for (k, (ok, err)) in pair([(ps[0], "r1"), (ps[0], "r1")]).into_iter().enumerate() {
+        assert!(ok, "process {k}: {err}");
+    }
+    for (members, what) in [
+        ([(ps[0], "r1"), (ps[0], "r2")], "another run"),
+        ([(ps[0], "r1"), (ps[1], "r1")], "another program"),
+    ] {
+        for (k, (ok, err)) in pair(members).into_iter().enumerate() {
+            assert!(!ok, "process {k} of a mixed cluster succeeded");
+            assert!(
+                err.contains(what) && err.contains("no state was exchanged"),
+                "{err}"
+            );
+        }
+    }
+}

@@ -64,6 +64,12 @@ pub struct Args {
     /// in process order.
     #[arg(long, value_delimiter = ',', value_name = "LIST", requires = "process")]
     pub addresses: Vec<String>,
+    /// A token naming the run, the same on every process of the cluster:
+    /// a process of another run (or another program, or another
+    /// `--threads`) ends the run with an error before any state is
+    /// exchanged. `--processes` hands out a random one.
+    #[arg(long, value_name = "TOKEN", requires = "process")]
+    pub run_id: Option<String>,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -161,6 +167,7 @@ pub fn run_member(args: &Args, k: usize) -> CliResult {
         process: k,
         addresses: args.addresses.clone(),
         threads: args.threads.unwrap_or(1),
+        run_id: args.run_id.clone().unwrap_or_default(),
     };
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     match reach::solve_distributed(&args.program, &args.limits.budget()?, &cluster)? {
@@ -181,7 +188,9 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::Usage(format!("--processes: cannot find rigor itself: {e}")))?;
-    let flags = member_flags(args);
+    let run_id = format!("{:016x}", rand::random::<u64>());
+    let mut flags = member_flags(args);
+    flags.extend(["--run-id".to_string(), run_id.clone()]);
     let cluster = LocalCluster::start(n, |k, addresses| {
         let mut cmd = Command::new(&exe);
         cmd.args([
@@ -201,6 +210,7 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
         addresses: cluster.addresses.clone(),
         process: Some(n - 1),
         processes: None,
+        run_id: Some(run_id),
         ..args.clone()
     };
     let watch = cluster.watch(Watch {

@@ -500,7 +500,13 @@ pub fn solve_distributed(
 ) -> Result<Option<ReachReport>, DistributedReachError> {
     let p = crate::frontend::load(path).map_err(InputError::from)?;
     let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
-    let ex = crate::explore::distributed::explore_distributed(Arc::clone(&m), cluster, budget)?;
+    let fingerprint = p.fingerprint();
+    let ex = crate::explore::distributed::explore_distributed(
+        Arc::clone(&m),
+        fingerprint,
+        cluster,
+        budget,
+    )?;
     Ok(ex.map(|ex| report(m.as_ref(), path, &ex)))
 }
 

@@ -35,14 +35,18 @@ use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::container::CapacityContainerBuilder as Builder;
 use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Input, Probe};
+use timely::execute::execute_from;
 
+pub mod connect;
 pub mod local;
 
 use super::bfs::{Exploration, FaultAt, Links};
@@ -59,7 +63,14 @@ pub struct Cluster {
     pub addresses: Vec<String>,
     /// Worker threads in each process (at least 1; the same everywhere).
     pub threads: usize,
+    /// The run this process belongs to: a token handed to every process
+    /// of the run (empty when none was), compared before any state is
+    /// exchanged ([`connect`]).
+    pub run_id: String,
 }
+
+/// How long the processes of a cluster may take to connect to each other.
+pub const CONNECT_LIMIT: Duration = Duration::from_secs(300);
 
 /// Why the distributed search could not run.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +78,9 @@ pub enum DistributedError {
     /// Timely could not connect the processes or a worker failed.
     #[error("distributed search: {0}")]
     Timely(String),
+    /// The processes could not connect, or do not belong to one run.
+    #[error("distributed search: {0}")]
+    Connect(#[from] connect::ConnectError),
 }
 
 /// A parent's owner marking the initial state (it has no parent).
@@ -98,11 +112,15 @@ struct Local {
 /// A worker's figures, sent to the reporter at the end.
 type Summary = (u64, u64, u32, Option<u8>);
 
-/// Explores `sys` with this process as one of `cluster`'s. Every process
-/// must call it with the same system. Returns the exploration on the last
-/// process, `None` on the others.
+/// Explores `sys`, the program whose [`crate::ir::Program::fingerprint`]
+/// is `program`, with this process as one of `cluster`'s. The processes
+/// first connect and compare their run ids, programs and thread counts
+/// ([`connect`]); where any differs, the run ends with an error before any
+/// state is exchanged. Returns the exploration on the last process, `None`
+/// on the others.
 pub fn explore_distributed<S>(
     sys: Arc<S>,
+    program: u64,
     cluster: &Cluster,
     budget: &Budget,
 ) -> Result<Option<Exploration>, DistributedError>
@@ -111,24 +129,25 @@ where
     S::Scratch: 'static,
 {
     let started = Instant::now();
-    let config = timely::Config {
-        communication: timely::CommunicationConfig::Cluster {
-            threads: cluster.threads.max(1),
-            process: cluster.process,
-            addresses: cluster.addresses.clone(),
-            report: false,
-            zerocopy: false,
-        },
-        worker: timely::WorkerConfig::default(),
+    let threads = cluster.threads.max(1);
+    let identity = connect::Identity {
+        run: FxBuildHasher.hash_one(&cluster.run_id),
+        program,
+        threads: threads as u64,
     };
+    let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
+    let (builders, others) = networking(sockets, cluster.process, threads)?;
     let budget = budget.clone();
-    let (builders, others) =
-        quiet_stdout(|| config.communication.try_build()).map_err(DistributedError::Timely)?;
-    let guards = timely::execute::execute_from(builders, others, config.worker, move |worker| {
-        let local = Rc::new(RefCell::new(Local::default()));
-        search(worker, &sys, &budget, &local);
-        gather(worker, &sys, &local, started)
-    })
+    let guards = execute_from(
+        builders,
+        others,
+        timely::WorkerConfig::default(),
+        move |worker| {
+            let local = Rc::new(RefCell::new(Local::default()));
+            search(worker, &sys, &budget, &local);
+            gather(worker, &sys, &local, started)
+        },
+    )
     .map_err(DistributedError::Timely)?;
     let mut report = None;
     for result in guards.join() {
@@ -137,29 +156,21 @@ where
     Ok(report)
 }
 
-/// Runs `f` with the process's stdout sent to /dev/null: timely's
-/// networking prints its connection retries on stdout, where rigor's
-/// answers go (its failures come back as errors).
-fn quiet_stdout<T>(f: impl FnOnce() -> T) -> T {
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") else {
-        return f();
-    };
-    // SAFETY: dup and dup2 on the process's own standard output and a file
-    // it opened; the saved descriptor is restored and closed before
-    // returning.
-    let saved = unsafe { libc::dup(1) };
-    if saved < 0 || unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), 1) } < 0 {
-        return f();
-    }
-    let out = f();
-    let _ = std::io::stdout().flush();
-    unsafe {
-        libc::dup2(saved, 1);
-        libc::close(saved);
-    }
-    out
+/// Timely's communication over the connected `sockets`: one builder per
+/// worker thread of this process, and the guard of its network threads.
+fn networking(
+    sockets: Vec<Option<std::net::TcpStream>>,
+    process: usize,
+    threads: usize,
+) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), DistributedError> {
+    let hooks = timely::communication::Hooks::default();
+    let local =
+        ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
+    let (builders, guard) =
+        initialize_networking_from_sockets(local, sockets, process, threads, hooks)
+            .map_err(|e| DistributedError::Timely(format!("cannot start the network: {e}")))?;
+    let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+    Ok((builders, Box::new(guard)))
 }
 
 /// The owner of a state among `peers` workers.
