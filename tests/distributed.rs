@@ -171,30 +171,118 @@ fn two_addresses() -> String {
 /// Runs processes 0 and 1 of one cluster, each `(program, run id)`:
 /// their exit successes and standard errors.
 fn pair(members: [(&Path, &str); 2]) -> Vec<(bool, String)> {
+    let runs = members.map(|(program, run)| (program, vec!["--run-id", run]));
+    (pair_with(runs).into_iter())
+        .map(|out| {
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            (out.status.success(), err)
+        })
+        .collect()
+}
+
+/// Runs processes 0 and 1 of one cluster, each `(program, flags)`: their
+/// outputs.
+fn pair_with(members: [(&Path, Vec<&str>); 2]) -> Vec<std::process::Output> {
     let addresses = two_addresses();
     let children: Vec<_> = (members.iter().enumerate())
-        .map(|(k, (program, run))| {
+        .map(|(k, (program, flags))| {
             Command::new(rigor_bin())
                 .arg("reach")
                 .arg(program)
                 .args(["--quiet", "--process", &k.to_string(), "--addresses"])
                 .arg(&addresses)
-                .args(["--run-id", run])
-                .stdout(std::process::Stdio::null())
+                .args(flags)
+                .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
     (children.into_iter())
-        .map(|c| {
-            let out = c.wait_with_output().unwrap();
-            (
-                out.status.success(),
-                String::from_utf8_lossy(&out.stderr).into_owned(),
-            )
-        })
+        .map(|c| c.wait_with_output().unwrap())
         .collect()
+}
+
+/// Three counters, one per input: a state space that grows with the
+/// square of the depth, through every process.
+const THREE_COUNTERS: &str = r#"
+#include <stdio.h>
+    extern void __VERIFIER_error(int);
+	int inputs[] = {1,2,3};
+	void errorCheck();
+	void calculate_output(int);
+	int cf = 1;
+	int a = 0;
+	int b = 0;
+	int c = 0;
+	void errorCheck() {
+	    if((a == 5000 && b == 5000)){
+	    cf = 0;
+	    __VERIFIER_error(0);
+	    }
+	}
+ void calculate_output(int input) {
+        cf = 1;
+    if((cf==1 && (input == 1))) {
+    	cf = 0;
+    	a = a + 1;
+    	printf("%d\n", 21); fflush(stdout);
+    }
+    if((cf==1 && (input == 2))) {
+    	cf = 0;
+    	b = b + 1;
+    	printf("%d\n", 22); fflush(stdout);
+    }
+    if((cf==1 && (input == 3))) {
+    	cf = 0;
+    	c = c + 1;
+    	printf("%d\n", 23); fflush(stdout);
+    }
+    errorCheck();
+    if( cf==1 )
+    	fprintf(stderr, "Invalid input: %d\n", input);
+}
+int main()
+{
+    while(1)
+    {
+        int input;
+        scanf("%d", &input);
+        if((input != 1) && (input != 2) && (input != 3))
+          return -2;
+        calculate_output(input);
+    }
+}
+"#;
+
+#[test]
+fn one_process_at_its_limit_stops_every_process() {
+    let dir = std::env::temp_dir().join(format!("rigor-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("Problem920.c");
+    std::fs::write(&program, THREE_COUNTERS).unwrap();
+    // Process 1 alone would go on to half a million states of its own:
+    // three in four successors of its states are new, half of them its.
+    let outs = pair_with([
+        (&program, vec!["--run-id", "r", "--max-states", "50"]),
+        (
+            &program,
+            vec!["--run-id", "r", "--max-states", "1000000", "--json"],
+        ),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in &outs {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let r: serde_json::Value = serde_json::from_slice(&outs[1].stdout).unwrap();
+    assert_eq!(r["complete"], false, "{r}");
+    assert_eq!(r["stopped"], "MaxStates", "{r}");
+    let states = r["states"].as_u64().unwrap();
+    assert!(states < 100_000, "process 1 went on to {states} states");
 }
 
 #[test]

@@ -26,9 +26,11 @@
 //! the checkers replay before anything is claimed. The reporter is the
 //! last process because it only connects to the others (timely has the
 //! lower indices listen), so it can be the one a user starts last. Limits: the deadline,
-//! the state limit (per process, on its own share) and cancellation stop
-//! expansion on the process that sees them; the others drain, and the
-//! exploration is then not complete.
+//! the state limit (per process, on its own share), the memory limit and
+//! cancellation stop expansion on the worker that sees them, which sends a
+//! stop notice to every other worker (through the candidates' exchange,
+//! heard as it arrives): every worker stops expanding, the search drains,
+//! and the exploration is not complete; the answers found stay.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -85,6 +87,12 @@ pub enum DistributedError {
 
 /// A parent's owner marking the initial state (it has no parent).
 const ROOT: u32 = u32::MAX;
+
+/// A parent's owner marking a stop notice, not a state: the worker that
+/// sent it stopped at a limit (the key's input field holds its
+/// [`stop_code`]), and the worker in the key's id field, which receives
+/// it, stops expanding too.
+const STOP: u32 = u32::MAX - 1;
 
 /// The key of a candidate: its parent's owner and local id, and the input.
 type Key = (u32, u64, u32);
@@ -196,7 +204,10 @@ fn search<S: System + 'static>(
         let fresh = initial
             .concat(next_level)
             .unary_frontier::<Builder<Vec<(Vec<i32>, u64)>>, _, _, _>(
-                Exchange::new(move |c: &Candidate| owner(&c.0, peers)),
+                Exchange::new(move |c: &Candidate| match c.1 {
+                    (STOP, to, _) => to,
+                    _ => owner(&c.0, peers),
+                }),
                 "Store",
                 |_, _| {
                     let local = Rc::clone(local);
@@ -211,6 +222,16 @@ fn search<S: System + 'static>(
                                 .entry(*cap.time())
                                 .or_insert_with(|| (cap, Vec::new()));
                             for batch in data {
+                                // A stop notice is heard at once, not
+                                // with its level.
+                                let mut l = local.borrow_mut();
+                                batch.retain(|c| match c.1 {
+                                    (STOP, _, code) => {
+                                        l.stopped.get_or_insert(stop_reason(code as u8));
+                                        false
+                                    }
+                                    _ => true,
+                                });
                                 entry.1.append(batch);
                             }
                         });
@@ -261,6 +282,15 @@ fn search<S: System + 'static>(
                             if l.stopped.is_none() && id % CHECK_EVERY == 0 {
                                 let stored = l.parents.len() as u64;
                                 l.stopped = budget.spent(stored.saturating_mul(peers as u64));
+                                // Every other worker stops with this one.
+                                if let Some(why) = l.stopped {
+                                    let code = stop_code(why) as u32;
+                                    session.give_iterator(
+                                        (0..peers as u64)
+                                            .filter(|&w| w != me as u64)
+                                            .map(|w| (Vec::new(), (STOP, w, code))),
+                                    );
+                                }
                             }
                             if l.stopped.is_some() {
                                 continue;
