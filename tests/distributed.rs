@@ -305,3 +305,61 @@ fn only_the_processes_of_one_run_and_program_search_together() {
         }
     }
 }
+
+/// Starts processes 0 and 1 of a cluster on the three counters, kills
+/// process `victim` once they search, and returns the other's output.
+fn kill_one(victim: usize) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("rigor-kill-{}-{victim}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("Problem921.c");
+    std::fs::write(&program, THREE_COUNTERS).unwrap();
+    let addresses = two_addresses();
+    let mut children: Vec<std::process::Child> = (0..2)
+        .map(|k| {
+            Command::new(rigor_bin())
+                .arg("reach")
+                .arg(&program)
+                .args([
+                    "--quiet",
+                    "--json",
+                    "--process",
+                    &k.to_string(),
+                    "--addresses",
+                ])
+                .arg(&addresses)
+                // Far more than the search does before the kill.
+                .args(["--run-id", "r", "--max-states", "12000000"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let mut killed = children.remove(victim);
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let out = children.pop().unwrap().wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+#[test]
+fn a_killed_process_ends_the_others_with_an_error_and_no_panic() {
+    for victim in [0, 1] {
+        let out = kill_one(victim);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "the run went on without process {victim}"
+        );
+        assert!(err.contains("a process was lost"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        // Nothing is claimed: no witness could be traced back.
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

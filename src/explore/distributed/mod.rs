@@ -31,6 +31,8 @@
 //! stop notice to every other worker (through the candidates' exchange,
 //! heard as it arrives): every worker stops expanding, the search drains,
 //! and the exploration is not complete; the answers found stay.
+//! The processes connect and agree on the run in [`connect`]; a process
+//! lost during the search ends the others with one error (module `lost`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -50,6 +52,7 @@ use timely::execute::execute_from;
 
 pub mod connect;
 pub mod local;
+mod lost;
 
 use super::bfs::{Exploration, FaultAt, Links};
 use crate::runtime::{Budget, StopReason};
@@ -80,6 +83,12 @@ pub enum DistributedError {
     /// Timely could not connect the processes or a worker failed.
     #[error("distributed search: {0}")]
     Timely(String),
+    /// A process was lost during the search (killed, its host or link
+    /// gone): nothing found is claimed.
+    #[error(
+        "distributed search: a process was lost ({0}); the search stopped, every label unknown"
+    )]
+    Lost(String),
     /// The processes could not connect, or do not belong to one run.
     #[error("distributed search: {0}")]
     Connect(#[from] connect::ConnectError),
@@ -146,6 +155,7 @@ where
     let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
     let (builders, others) = networking(sockets, cluster.process, threads)?;
     let budget = budget.clone();
+    lost::prepare();
     let guards = execute_from(
         builders,
         others,
@@ -158,8 +168,8 @@ where
     )
     .map_err(DistributedError::Timely)?;
     let mut report = None;
-    for result in guards.join() {
-        report = report.or(result.map_err(DistributedError::Timely)?);
+    for result in lost::join(guards).map_err(DistributedError::Lost)? {
+        report = report.or(result);
     }
     Ok(report)
 }
