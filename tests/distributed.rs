@@ -180,23 +180,32 @@ fn pair(members: [(&Path, &str); 2]) -> Vec<(bool, String)> {
         .collect()
 }
 
+/// Process `k` of the cluster at `addresses`, on `program` with `flags`,
+/// its output piped.
+fn member(program: &Path, k: usize, addresses: &str, flags: &[&str]) -> std::process::Child {
+    Command::new(rigor_bin())
+        .arg("reach")
+        .arg(program)
+        .args([
+            "--quiet",
+            "--process",
+            &k.to_string(),
+            "--addresses",
+            addresses,
+        ])
+        .args(flags)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Runs processes 0 and 1 of one cluster, each `(program, flags)`: their
 /// outputs.
 fn pair_with(members: [(&Path, Vec<&str>); 2]) -> Vec<std::process::Output> {
     let addresses = two_addresses();
     let children: Vec<_> = (members.iter().enumerate())
-        .map(|(k, (program, flags))| {
-            Command::new(rigor_bin())
-                .arg("reach")
-                .arg(program)
-                .args(["--quiet", "--process", &k.to_string(), "--addresses"])
-                .arg(&addresses)
-                .args(flags)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
+        .map(|(k, (program, flags))| member(program, k, &addresses, flags))
         .collect();
     (children.into_iter())
         .map(|c| c.wait_with_output().unwrap())
@@ -314,26 +323,10 @@ fn kill_one(victim: usize) -> std::process::Output {
     let program = dir.join("Problem921.c");
     std::fs::write(&program, THREE_COUNTERS).unwrap();
     let addresses = two_addresses();
+    // Far more states than the search reaches before the kill.
+    let flags = ["--json", "--run-id", "r", "--max-states", "12000000"];
     let mut children: Vec<std::process::Child> = (0..2)
-        .map(|k| {
-            Command::new(rigor_bin())
-                .arg("reach")
-                .arg(&program)
-                .args([
-                    "--quiet",
-                    "--json",
-                    "--process",
-                    &k.to_string(),
-                    "--addresses",
-                ])
-                .arg(&addresses)
-                // Far more than the search does before the kill.
-                .args(["--run-id", "r", "--max-states", "12000000"])
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
+        .map(|k| member(&program, k, &addresses, &flags))
         .collect();
     std::thread::sleep(std::time::Duration::from_secs(2));
     let mut killed = children.remove(victim);

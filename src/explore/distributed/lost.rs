@@ -12,6 +12,8 @@
 use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
 use std::sync::{Mutex, Once};
 
+use super::DistributedError;
+
 /// The first panic message raised in timely's code.
 static FIRST: Mutex<Option<String>> = Mutex::new(None);
 
@@ -44,12 +46,12 @@ fn quiet_timely() {
 /// Joins timely's workers: their results, or why the cluster was lost.
 pub(super) fn join<T: Send + 'static>(
     guards: timely::communication::WorkerGuards<T>,
-) -> Result<Vec<T>, String> {
+) -> Result<Vec<T>, DistributedError> {
     quiet_timely();
     let joined = panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
     let why = || {
         let first = FIRST.lock().ok().and_then(|f| f.clone());
-        first.unwrap_or_else(|| "a worker failed".into())
+        DistributedError::Lost(first.unwrap_or_else(|| "a worker failed".into()))
     };
     match joined {
         Ok(results) => results.into_iter().map(|r| r.map_err(|_| why())).collect(),

@@ -168,7 +168,7 @@ where
     )
     .map_err(DistributedError::Timely)?;
     let mut report = None;
-    for result in lost::join(guards).map_err(DistributedError::Lost)? {
+    for result in lost::join(guards)? {
         report = report.or(result);
     }
     Ok(report)
