@@ -24,8 +24,9 @@ fn in_timely(info: &PanicHookInfo) -> bool {
 }
 
 /// Installs, once, a panic hook that records timely's panics and leaves
-/// every other to the hook before it.
-fn quiet_timely() {
+/// every other to the hook before it: called before the workers start
+/// (their panics may come before the join).
+pub(super) fn prepare() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let before = panic::take_hook();
@@ -43,11 +44,11 @@ fn quiet_timely() {
     });
 }
 
-/// Joins timely's workers: their results, or why the cluster was lost.
+/// Joins timely's workers (after [`prepare`]): their results, or why the
+/// cluster was lost.
 pub(super) fn join<T: Send + 'static>(
     guards: timely::communication::WorkerGuards<T>,
 ) -> Result<Vec<T>, DistributedError> {
-    quiet_timely();
     let joined = panic::catch_unwind(AssertUnwindSafe(|| guards.join()));
     let why = || {
         let first = FIRST.lock().ok().and_then(|f| f.clone());
@@ -57,10 +58,4 @@ pub(super) fn join<T: Send + 'static>(
         Ok(results) => results.into_iter().map(|r| r.map_err(|_| why())).collect(),
         Err(_) => Err(why()),
     }
-}
-
-/// Installs the quiet hook before the workers start (their panics may
-/// come before the join).
-pub(super) fn prepare() {
-    quiet_timely();
 }
