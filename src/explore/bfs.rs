@@ -93,13 +93,20 @@ pub struct Exploration {
     pub depth: u32,
     /// Wall time.
     pub elapsed: Duration,
-    /// Bytes per stored state row.
+    /// Bytes the store takes per stored state, its way back included
+    /// ([`bytes_per_state`]).
     pub state_bytes: usize,
     /// The visited-state store (to decode states); empty after a
     /// level-synchronous search, which keeps its own.
     pub store: StateStore,
     /// States left unexpanded by the pruner.
     pub pruned: u64,
+}
+
+/// `bytes` spread over `states`, rounded up: what a search's store takes
+/// per state (0 for no state).
+pub fn bytes_per_state(bytes: u64, states: u64) -> usize {
+    bytes.div_ceil(states.max(1)) as usize
 }
 
 impl Exploration {
@@ -442,6 +449,10 @@ fn explore_inner<S: System>(
         o(&sample(store.len(), pruned, depth, wanted_found));
     }
     errors.sort_unstable();
+    let state_bytes = bytes_per_state(
+        (store.heap_bytes() + parent.capacity() * 4 + parent_input.capacity() * 2) as u64,
+        store.len() as u64,
+    );
     Exploration {
         graph: graph_of(sys, edges, store.len(), expanded),
         links: Links::Parents {
@@ -454,7 +465,7 @@ fn explore_inner<S: System>(
         transitions,
         depth,
         elapsed: start.elapsed(),
-        state_bytes: store.row_bytes(),
+        state_bytes,
         store,
         pruned,
     }

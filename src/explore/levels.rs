@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::bfs::{explore, Exploration, FaultAt, Links, Options, Sample};
+use super::bfs::{bytes_per_state, explore, Exploration, FaultAt, Links, Options, Sample};
 use super::parents::Parents;
 use super::store::StateStore;
 use super::tree::{Probe, Root, Seen, TreeStore};
@@ -493,7 +493,10 @@ pub fn explore_in_rounds<S: System + Sync>(
         transitions,
         depth,
         elapsed: start.elapsed(),
-        state_bytes: store.root_bytes(),
+        state_bytes: bytes_per_state(
+            (store.heap_bytes() + parents.heap_bytes()) as u64,
+            store.len() as u64,
+        ),
         store: StateStore::new(0),
         pruned: 0,
     }

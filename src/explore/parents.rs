@@ -71,6 +71,11 @@ impl Parents {
         true
     }
 
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.children.capacity() + self.checkpoints.capacity() * 4 + self.inputs.capacity()
+    }
+
     /// The parent of state `c` (not the initial state), once its parent's
     /// children are counted.
     pub fn parent(&self, c: StateId) -> StateId {
