@@ -1,7 +1,8 @@
 //! The breadth-first search over several processes on localhost
 //! (`rigor reach --processes N`, timely-dataflow) against the search in
-//! one process: the same states, transitions, depth and verdicts, and
-//! witnesses of the same (shortest) lengths, which the report has replayed.
+//! one process: the same states, transitions, depth, verdicts and
+//! witnesses (the same shortest ones, which the report has replayed), and
+//! byte for byte the same answer and witness files.
 
 use crate::common;
 
@@ -34,19 +35,40 @@ fn report(program: &Path, flags: &[&str]) -> serde_json::Value {
     })
 }
 
-/// Per label: its verdict and the length of its witness.
-fn verdicts(r: &serde_json::Value) -> Vec<(u64, Option<bool>, Option<usize>)> {
+/// Per label: its verdict and its witness.
+fn verdicts(r: &serde_json::Value) -> Vec<(u64, Option<bool>, Option<String>)> {
     let mut v: Vec<_> = (r["verdicts"].as_array().unwrap().iter())
         .map(|v| {
             (
                 v["property"].as_u64().unwrap(),
                 v["verdict"].as_bool(),
-                v["witness"].as_array().map(Vec::len),
+                v["witness"].as_array().map(|w| format!("{w:?}")),
             )
         })
         .collect();
     v.sort();
     v
+}
+
+/// The answer lines and the witness file of `rigor reach PROGRAM` with
+/// `flags`.
+fn answer_files(program: &Path, flags: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("witness");
+    let out = Command::new(rigor_bin())
+        .arg("reach")
+        .arg(program)
+        .arg("--quiet")
+        .args(flags)
+        .arg("--witness")
+        .arg(&witness)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{flags:?}: {out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        std::fs::read_to_string(&witness).unwrap(),
+    )
 }
 
 fn same_as_one_process(program: &Path, processes: &str) {
@@ -125,6 +147,34 @@ fn two_processes_agree_with_one_on_a_rers_program() {
         return;
     };
     same_as_one_process(&dir.join("2012/Problem1.c"), "2");
+}
+
+#[test]
+fn three_processes_write_the_files_of_one_on_a_rers_program() {
+    // 2019 training reach P11: 2.9 M states, depth 73, 24 labels reached.
+    let Some(dir) = rers_dir() else {
+        eprintln!("skipped: ../shared/rers not found");
+        return;
+    };
+    let program = dir.join("2019/training-seq-reach/Problem11/Problem11.c");
+    let one = answer_files(&program, &["--no-abstraction", "--threads", "1"]);
+    let many = answer_files(&program, &["--processes", "3"]);
+    assert!(one.1.lines().count() > 20, "{}", one.1);
+    assert_eq!(one.0, many.0, "answer lines");
+    assert_eq!(one.1, many.1, "witness files");
+    let r = report(&program, &["--processes", "3"]);
+    assert_eq!(r["states"], 2_881_669);
+    let bytes = r["state_bytes"].as_u64().unwrap();
+    assert!((1..=16).contains(&bytes), "{bytes} bytes per state");
+}
+
+#[test]
+fn two_processes_write_the_files_of_one_on_the_bundled_problems() {
+    for p in finite_problems() {
+        let one = answer_files(&p, &["--no-abstraction", "--threads", "1"]);
+        let many = answer_files(&p, &["--processes", "2", "--threads", "2"]);
+        assert_eq!(one, many, "{}", p.display());
+    }
 }
 
 #[test]

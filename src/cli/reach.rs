@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::limits::LimitArgs;
 use super::stream::AnswerStream;
 use super::CliResult;
-use crate::check::reach::{self, LabelVerdict, ReachOptions, ReachReport};
+use crate::check::reach::{self, LabelVerdict, ReachOptions, ReachReport, VerdictSink};
 use crate::error::{write_file, Error};
 use crate::explore::distributed::local::{LocalCluster, Watch};
 use crate::explore::distributed::Cluster;
@@ -86,19 +86,13 @@ pub fn run(args: &Args) -> CliResult {
     // Reachable labels are written as their witnesses replay; the rest
     // when the run ends.
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
-    let sink = Arc::clone(&stream);
     let opts = ReachOptions {
         abstraction: !args.no_abstraction,
         seed_log: args.seed_log.clone(),
         observer: args.limits.observer(),
         certify: !args.no_certify,
         keep_certificate: args.certificate.is_some(),
-        on_verdict: Some(Arc::new(move |v: &LabelVerdict| {
-            let witness = v.witness.as_ref().map(|w| w.join(" "));
-            if let Some(b) = v.verdict {
-                sink.answer(v.property as usize, b, witness.as_deref());
-            }
-        })),
+        on_verdict: Some(answer_sink(&stream)),
         threads: args.threads,
         invariant_worker: super::horn_worker::command(),
     };
@@ -108,6 +102,17 @@ pub fn run(args: &Args) -> CliResult {
     let r = reach::solve(&args.program, &budget, &opts)?;
     drop(opts);
     finish(args, stream, &r)
+}
+
+/// A sink writing each settled label to `stream` as it is told.
+fn answer_sink(stream: &Arc<AnswerStream>) -> VerdictSink {
+    let sink = Arc::clone(stream);
+    Arc::new(move |v: &LabelVerdict| {
+        let witness = v.witness.as_ref().map(|w| w.join(" "));
+        if let Some(b) = v.verdict {
+            sink.answer(v.property as usize, b, witness.as_deref());
+        }
+    })
 }
 
 /// Writes the answers of `r` not streamed yet, the certificate, the JSON
@@ -170,7 +175,9 @@ pub fn run_member(args: &Args, k: usize) -> CliResult {
         run_id: args.run_id.clone().unwrap_or_default(),
     };
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
-    match reach::solve_distributed(&args.program, &args.limits.budget()?, &cluster)? {
+    let tell = answer_sink(&stream);
+    let budget = args.limits.budget()?;
+    match reach::solve_distributed(&args.program, &budget, &cluster, Some(&tell))? {
         Some(r) => finish(args, stream, &r),
         None => Ok(0),
     }

@@ -492,11 +492,13 @@ pub enum DistributedReachError {
 /// The plain breadth-first search of the program at `path` with this
 /// process as one of `cluster`'s (no abstraction: every label is settled
 /// by the search, every witness replayed). The report on the last process,
-/// `None` on the others.
+/// `None` on the others; there, `on_verdict` is told the reachable labels
+/// first, in the order the search in one process finds them.
 pub fn solve_distributed(
     path: &str,
     budget: &Budget,
     cluster: &crate::explore::distributed::Cluster,
+    on_verdict: Option<&VerdictSink>,
 ) -> Result<Option<ReachReport>, DistributedReachError> {
     let p = crate::frontend::load(path).map_err(InputError::from)?;
     let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
@@ -507,7 +509,20 @@ pub fn solve_distributed(
         cluster,
         budget,
     )?;
-    Ok(ex.map(|ex| report(m.as_ref(), path, &ex)))
+    let Some(ex) = ex else {
+        return Ok(None);
+    };
+    let r = report(m.as_ref(), path, &ex);
+    if let Some(tell) = on_verdict {
+        // The exploration's errors are in the order they are found.
+        for &(label, _, _) in &ex.errors {
+            let found = r.verdicts.iter().find(|v| v.property == label);
+            if let Some(v) = found.filter(|v| v.verdict.is_some()) {
+                tell(v);
+            }
+        }
+    }
+    Ok(Some(r))
 }
 
 #[cfg(test)]

@@ -1,31 +1,38 @@
 //! The breadth-first search spread over several processes, on
-//! timely-dataflow: a prototype of exploration on many machines.
+//! timely-dataflow: exploration on many machines.
 //!
 //! Every process runs the same program and the same number of timely
 //! workers (threads). A state belongs to the worker a hash of its ints
-//! names; that worker keeps it
-//! in its own store with a local id and the link back to its parent.
+//! names; that worker keeps it in its own tree-compressed store
+//! ([`super::tree`], as the search in one process does), with a local id.
 //!
-//! - *A level is a timestamp.* Candidates (a successor, and its key: the
-//!   parent's owner and local id, and the input) are exchanged to their
-//!   owner. Once timely's progress tracking says no candidate of the level
-//!   is still in flight anywhere, the owner sorts them by key, stores those
-//!   it has not seen (the least key wins, so the result is the same on
-//!   every run with the same number of processes), and expands them at
-//!   once: their successors are the next level's candidates, sent through
-//!   the loop's feedback edge. The search ends when no candidate is in
-//!   flight, which timely detects (no global barrier of our own).
+//! - *A level is a timestamp*, and each level goes through four stages
+//!   ([`search`]). **Store**: candidates (a successor, and its key: the
+//!   global id of its parent and the input) are exchanged to their owner;
+//!   once timely's progress tracking says no candidate of the level is in
+//!   flight anywhere, the owner keeps the least key of each new state and
+//!   stores them in key order. **Rank**: each new state's key goes to the
+//!   worker that holds its parent's range of the previous level's ids,
+//!   which sorts the keys it got and tells every worker how many. **Assign**:
+//!   with every count, each range worker knows where its keys start among
+//!   the level's, so each new state gets its global id: its rank in key
+//!   order, as in the search in one process ([`super::levels`], whose ids
+//!   are the breadth-first order of the lexicographically least shortest
+//!   paths). **Expand**: the owner expands its states, their successors
+//!   keyed by these ids, through the loop's feedback edge. The search ends
+//!   when no candidate is in flight (no global barrier of our own).
 //! - *Witnesses.* Each worker keeps, per label, the least (depth, key) that
-//!   reaches it, and its faults. The last worker (the reporter) gathers
-//!   them, then follows the parent links back from owner to owner, one
+//!   reaches it, and its faults; its states' global ids and parent keys
+//!   are kept in a byte or two each ([`log`]). The last worker (the
+//!   reporter) gathers them, then follows the parent links back, one
 //!   exchange per step, so only the paths of the errors and faults ever
-//!   travel.
+//!   travel. Since the ids are those of one process, so are the witnesses.
 //!
 //! The result on the reporter is an [`Exploration`] like the others'
 //! (`Links::Paths` for the sources of errors and faults), whose witnesses
 //! the checkers replay before anything is claimed. The reporter is the
-//! last process because it only connects to the others (timely has the
-//! lower indices listen), so it can be the one a user starts last. Limits: the deadline,
+//! last process because it only connects to the others (the lower indices
+//! listen), so it can be the one a user starts last. Limits: the deadline,
 //! the state limit (per process, on its own share), the memory limit and
 //! cancellation stop expansion on the worker that sees them, which sends a
 //! stop notice to every other worker (through the candidates' exchange,
@@ -41,23 +48,25 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
-use timely::container::CapacityContainerBuilder as Builder;
-use timely::dataflow::channels::pact::{Exchange, Pipeline};
-use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Input, Probe};
 use timely::execute::execute_from;
 
 pub mod connect;
+mod gather;
 pub mod local;
+mod log;
 mod lost;
+mod search;
 
-use super::bfs::{Exploration, FaultAt, Links};
+use super::bfs::Exploration;
+use super::tree::{Root, TreeStore};
 use crate::runtime::{Budget, StopReason};
-use crate::system::graph::StateGraph;
-use crate::system::{Outcome, System};
+use crate::system::System;
+use gather::gather;
+use log::DeltaLog;
+use search::search;
 
 /// Where this process stands among the others.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,28 +103,56 @@ pub enum DistributedError {
     Connect(#[from] connect::ConnectError),
 }
 
-/// A parent's owner marking the initial state (it has no parent).
-const ROOT: u32 = u32::MAX;
-
-/// A parent's owner marking a stop notice, not a state: the worker that
-/// sent it stopped at a limit (the key's input field holds its
-/// [`stop_code`]), and the worker in the key's id field, which receives
-/// it, stops expanding too.
+/// A key's tag marking a stop notice, not a state: the worker that sent
+/// it stopped at a limit (the key's input field holds its [`stop_code`]),
+/// and the worker in the key's id field, which receives it, stops
+/// expanding too. The keys of states have tag 0.
 const STOP: u32 = u32::MAX - 1;
 
-/// The key of a candidate: its parent's owner and local id, and the input.
+/// The key of a candidate: a tag (0, or [`STOP`]), the global id of its
+/// parent, and the input. Keys order the candidates as the search in one
+/// process discovers them.
 type Key = (u32, u64, u32);
 
 /// A successor on its way to its owner.
 type Candidate = (Vec<i32>, Key);
 
+/// A new state's key on its way to the worker ranking its parent's range
+/// of ids: that worker, the parent's global id, the input, and the state's
+/// owner and local id.
+type Notice = (u32, u64, u32, u32, u64);
+
+/// How many new states a ranking worker holds, on its way to every
+/// worker: to, from, count.
+type Count = (u32, u32, u64);
+
+/// A new state's global id on its way to its owner: owner, local id,
+/// global id.
+type Assigned = (u32, u64, u64);
+
 /// What one worker learned in the search.
-#[derive(Default)]
 struct Local {
-    /// The states this worker owns.
-    seen: FxHashSet<Box<[i32]>>,
-    /// Parent key of each state this worker owns, by local id.
-    parents: Vec<Key>,
+    /// The states this worker owns, tree-compressed (as in the search of
+    /// one process).
+    store: TreeStore,
+    /// States stored (the next state's local id).
+    stored: u64,
+    /// Global id of each state this worker owns, by local id (they
+    /// increase).
+    ids: DeltaLog,
+    /// Parent key of each state this worker owns, by local id, as one
+    /// number: parent's global id times the inputs, plus the input.
+    parents: DeltaLog,
+    /// Inputs of the program.
+    inputs: u64,
+    /// The roots of each level not expanded yet, and the local id of the
+    /// first.
+    roots: BTreeMap<u32, (u64, Vec<Root>)>,
+    /// Per level ranked here, the (owner, local id) of its new states in
+    /// key order.
+    ranked: BTreeMap<u32, Vec<(u32, u64)>>,
+    /// Per level, the global id of its first state and its number of states.
+    levels: Vec<(u64, u64)>,
     /// Per label, the least (depth, key) of a step reaching it.
     errors: BTreeMap<u32, (u32, Key)>,
     /// Steps that faulted: depth and key (the reporter replays them for
@@ -124,10 +161,75 @@ struct Local {
     transitions: u64,
     depth: u32,
     stopped: Option<StopReason>,
+    /// Whether the other workers know that this one stopped.
+    told: bool,
 }
 
-/// A worker's figures, sent to the reporter at the end.
-type Summary = (u64, u64, u32, Option<u8>);
+impl Local {
+    fn new(width: usize, inputs: usize) -> Local {
+        Local {
+            store: TreeStore::new(width),
+            stored: 0,
+            ids: DeltaLog::default(),
+            parents: DeltaLog::default(),
+            inputs: inputs.max(1) as u64,
+            roots: BTreeMap::new(),
+            ranked: BTreeMap::new(),
+            levels: Vec::new(),
+            errors: BTreeMap::new(),
+            faults: Vec::new(),
+            transitions: 0,
+            depth: 0,
+            stopped: None,
+            told: false,
+        }
+    }
+
+    /// Takes in a candidate of a level still in flight: a stop notice is
+    /// heard at once; a state stored before is dropped; else its root
+    /// keeps the least key in `level`.
+    fn arrive(&mut self, state: Vec<i32>, key: Key, level: &mut FxHashMap<Root, Key>) {
+        if let (STOP, _, code) = key {
+            self.stopped.get_or_insert(stop_reason(code as u8));
+            // The sender told every worker.
+            self.told = true;
+            return;
+        }
+        let Some(root) = self.store.root_of(&state) else {
+            self.stopped.get_or_insert(StopReason::MemoryLimit);
+            return;
+        };
+        if self.store.contains(root) {
+            return;
+        }
+        let best = level.entry(root).or_insert(key);
+        *best = (*best).min(key);
+    }
+
+    /// A parent key as one number ([`Local::parents`]).
+    fn number(&self, (_, parent, input): Key) -> u128 {
+        parent as u128 * self.inputs as u128 + input as u128
+    }
+
+    /// The parent's global id and the input of the state with local id
+    /// `id`.
+    fn parent(&self, id: u64) -> (u64, u32) {
+        let n = self.parents.get(id);
+        (
+            (n / self.inputs as u128) as u64,
+            (n % self.inputs as u128) as u32,
+        )
+    }
+
+    /// Heap bytes of the states and the way back.
+    fn store_bytes(&self) -> u64 {
+        (self.store.heap_bytes() + self.ids.heap_bytes() + self.parents.heap_bytes()) as u64
+    }
+}
+
+/// A worker's figures, sent to the reporter at the end: states,
+/// transitions, depth, why it stopped, and the bytes of its store.
+type Summary = (u64, u64, u32, Option<u8>, u64);
 
 /// Explores `sys`, the program whose [`crate::ir::Program::fingerprint`]
 /// is `program`, with this process as one of `cluster`'s. The processes
@@ -161,7 +263,7 @@ where
         others,
         timely::WorkerConfig::default(),
         move |worker| {
-            let local = Rc::new(RefCell::new(Local::default()));
+            let local = Rc::new(RefCell::new(Local::new(sys.state_width(), sys.n_inputs())));
             search(worker, &sys, &budget, &local);
             gather(worker, &sys, &local, started)
         },
@@ -197,250 +299,6 @@ fn owner(state: &[i32], peers: usize) -> u64 {
     (FxBuildHasher.hash_one(state) >> 32) % peers as u64
 }
 
-/// The level-synchronous search; what it learns goes to `local`.
-fn search<S: System + 'static>(
-    worker: &mut timely::worker::Worker,
-    sys: &Arc<S>,
-    budget: &Budget,
-    local: &Rc<RefCell<Local>>,
-) where
-    S::Scratch: 'static,
-{
-    let me = worker.index() as u32;
-    let peers = worker.peers();
-    let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
-        let (input, initial) = scope.new_input::<Vec<Candidate>>();
-        let (feedback, next_level) = scope.feedback::<Vec<Candidate>>(1);
-        let fresh = initial
-            .concat(next_level)
-            .unary_frontier::<Builder<Vec<(Vec<i32>, u64)>>, _, _, _>(
-                Exchange::new(move |c: &Candidate| match c.1 {
-                    (STOP, to, _) => to,
-                    _ => owner(&c.0, peers),
-                }),
-                "Store",
-                |_, _| {
-                    let local = Rc::clone(local);
-                    let mut pending: BTreeMap<u32, (Capability<u32>, Vec<Candidate>)> =
-                        BTreeMap::new();
-                    move |(input, frontier), output| {
-                        input.for_each_stamp(|cap, data| {
-                            let Some(cap) = cap.retain_least(output.output_index()) else {
-                                return;
-                            };
-                            let entry = pending
-                                .entry(*cap.time())
-                                .or_insert_with(|| (cap, Vec::new()));
-                            for batch in data {
-                                // A stop notice is heard at once, not
-                                // with its level.
-                                let mut l = local.borrow_mut();
-                                batch.retain(|c| match c.1 {
-                                    (STOP, _, code) => {
-                                        l.stopped.get_or_insert(stop_reason(code as u8));
-                                        false
-                                    }
-                                    _ => true,
-                                });
-                                entry.1.append(batch);
-                            }
-                        });
-                        // A level is stored once no candidate of it is in flight.
-                        while let Some(time) = pending.keys().next().copied() {
-                            if frontier.less_equal(&time) {
-                                break;
-                            }
-                            let Some((cap, mut level)) = pending.remove(&time) else {
-                                break;
-                            };
-                            level.sort_unstable_by_key(|c| c.1);
-                            let mut l = local.borrow_mut();
-                            let mut session = output.session(&cap);
-                            for (state, key) in level {
-                                if l.seen.contains(state.as_slice()) {
-                                    continue;
-                                }
-                                l.seen.insert(state.clone().into_boxed_slice());
-                                let id = l.parents.len() as u64;
-                                l.parents.push(key);
-                                l.depth = l.depth.max(time);
-                                session.give((state, id));
-                            }
-                        }
-                    }
-                },
-            );
-        let (probe, fresh) = fresh.probe();
-        let sys = Arc::clone(sys);
-        let budget = budget.clone();
-        let local = Rc::clone(local);
-        let mut scratch = sys.scratch();
-        let mut next = vec![0; sys.state_width()];
-        let expanded =
-            fresh.unary::<Builder<Vec<Candidate>>, _, _, _>(Pipeline, "Expand", |_, _| {
-                move |input, output| {
-                    input.for_each(|cap, data| {
-                        let Some(cap) = cap.retain_least(output.output_index()) else {
-                            return;
-                        };
-                        let depth = *cap.time();
-                        let mut l = local.borrow_mut();
-                        let mut session = output.session(&cap);
-                        for (state, id) in data.drain(..) {
-                            // The limits are looked at every few states
-                            // (the memory limit reads /proc).
-                            if l.stopped.is_none() && id % CHECK_EVERY == 0 {
-                                let stored = l.parents.len() as u64;
-                                l.stopped = budget.spent(stored.saturating_mul(peers as u64));
-                                // Every other worker stops with this one.
-                                if let Some(why) = l.stopped {
-                                    let code = stop_code(why) as u32;
-                                    session.give_iterator(
-                                        (0..peers as u64)
-                                            .filter(|&w| w != me as u64)
-                                            .map(|w| (Vec::new(), (STOP, w, code))),
-                                    );
-                                }
-                            }
-                            if l.stopped.is_some() {
-                                continue;
-                            }
-                            for i in 0..sys.n_inputs() {
-                                let key = (me, id, i as u32);
-                                l.transitions += 1;
-                                match sys.step(&mut scratch, &state, i, &mut next) {
-                                    Err(_) => l.faults.push((depth, key)),
-                                    Ok(Outcome::Error(label)) => {
-                                        let best = l.errors.entry(label).or_insert((depth, key));
-                                        *best = (*best).min((depth, key));
-                                    }
-                                    Ok(Outcome::Blocked) => {}
-                                    Ok(_) if next == state => {}
-                                    // A state this worker stored already
-                                    // need not travel.
-                                    Ok(_)
-                                        if owner(&next, peers) == me as u64
-                                            && l.seen.contains(next.as_slice()) => {}
-                                    Ok(_) => session.give((next.clone(), key)),
-                                }
-                            }
-                        }
-                    });
-                }
-            });
-        expanded.connect_loop(feedback);
-        (input, probe)
-    });
-    if me == 0 {
-        input.send((sys.initial_state(), (ROOT, 0, 0)));
-    }
-    input.close();
-    worker.step_while(|| !probe.done());
-}
-
-/// Gathers the figures, errors and faults on the reporter (the last
-/// worker) and rebuilds their paths there; the exploration on the
-/// reporter, `None` on the others.
-fn gather<S: System>(
-    worker: &mut timely::worker::Worker,
-    sys: &Arc<S>,
-    local: &Rc<RefCell<Local>>,
-    started: Instant,
-) -> Option<Exploration> {
-    let l = local.borrow();
-    let summary: Summary = (
-        l.parents.len() as u64,
-        l.transitions,
-        l.depth,
-        l.stopped.map(stop_code),
-    );
-    let errors: Vec<(u32, u32, Key)> = l.errors.iter().map(|(&lb, &(d, k))| (lb, d, k)).collect();
-    let all = to_reporter(worker, (summary, errors, l.faults.clone()));
-    drop(l);
-    let is_reporter = worker.index() + 1 == worker.peers();
-    // Per label, the least (depth, key) over every worker; then the faults.
-    let mut best: BTreeMap<u32, (u32, Key)> = BTreeMap::new();
-    let mut faults: Vec<(u32, Key)> = Vec::new();
-    let (mut states, mut transitions, mut depth, mut stopped) = (0u64, 0u64, 0u32, None);
-    for ((n, t, d, s), errors, fs) in all {
-        states += n;
-        transitions += t;
-        depth = depth.max(d);
-        stopped = stopped.or(s.map(stop_reason));
-        for (label, d, key) in errors {
-            let e = best.entry(label).or_insert((d, key));
-            *e = (*e).min((d, key));
-        }
-        faults.extend(fs);
-    }
-    faults.sort();
-    faults.truncate(MAX_FAULTS);
-    // The states whose paths are wanted: each error's and fault's parent.
-    let sources: Vec<(u32, u64)> = (best.values().map(|(_, k)| (k.0, k.1)))
-        .chain(faults.iter().map(|(_, k)| (k.0, k.1)))
-        .collect();
-    let paths = paths_back(worker, local, if is_reporter { &sources } else { &[] });
-    if !is_reporter {
-        return None;
-    }
-    let mut ex_paths = FxHashMap::default();
-    let mut errors = Vec::new();
-    for (k, (&label, &(_, key))) in best.iter().enumerate() {
-        ex_paths.insert(k as u32, paths[k].clone());
-        errors.push((label, k as u32, key.2 as usize));
-    }
-    let mut fault_list = Vec::new();
-    for (j, (_, key)) in faults.into_iter().enumerate() {
-        let id = (best.len() + j) as u32;
-        let path = &paths[best.len() + j];
-        match fault_of(sys.as_ref(), path, key.2 as usize) {
-            Some(fault) => fault_list.push(FaultAt {
-                state: id,
-                input: key.2 as usize,
-                fault,
-            }),
-            // Cannot happen with a deterministic step; if it does, the
-            // search claims nothing complete.
-            None => stopped = stopped.or(Some(StopReason::Interrupted)),
-        }
-        ex_paths.insert(id, path.clone());
-    }
-    let graph = StateGraph {
-        inputs: sys.inputs().to_vec(),
-        outputs: sys.outputs().to_vec(),
-        edges: Vec::new(),
-        n_states: states.min(u32::MAX as u64) as u32,
-        n_expanded: states.min(u32::MAX as u64) as u32,
-        error_labels: sys.error_labels().to_vec(),
-    };
-    Some(Exploration {
-        graph,
-        links: Links::Paths(ex_paths),
-        errors,
-        faults: fault_list,
-        stopped,
-        transitions,
-        depth,
-        elapsed: started.elapsed(),
-        state_bytes: 0,
-        store: crate::explore::store::StateStore::new(sys.state_width()),
-        pruned: 0,
-    })
-}
-
-/// The fault of the step on `input` after `path` from the initial state,
-/// if that step faults.
-fn fault_of<S: System>(sys: &S, path: &[usize], input: usize) -> Option<crate::system::Fault> {
-    let mut scratch = sys.scratch();
-    let mut state = sys.initial_state();
-    let mut next = vec![0; sys.state_width()];
-    for &i in path {
-        sys.step(&mut scratch, &state, i, &mut next).ok()?;
-        std::mem::swap(&mut state, &mut next);
-    }
-    sys.step(&mut scratch, &state, input, &mut next).err()
-}
-
 /// States expanded between two looks at the limits.
 const CHECK_EVERY: u64 = 256;
 
@@ -465,127 +323,4 @@ fn stop_reason(c: u8) -> StopReason {
         3 => StopReason::AllErrorsFound,
         _ => StopReason::Interrupted,
     }
-}
-
-/// Every worker's `item`, on the reporter (in worker order); empty
-/// elsewhere.
-fn to_reporter<T>(worker: &mut timely::worker::Worker, item: T) -> Vec<T>
-where
-    T: timely::ExchangeData + Clone,
-{
-    let got: Rc<RefCell<Vec<(usize, T)>>> = Rc::default();
-    let me = worker.index();
-    let reporter = worker.peers() as u64 - 1;
-    let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
-        let (input, stream) = scope.new_input::<Vec<(usize, T)>>();
-        let got = Rc::clone(&got);
-        let (probe, _) = stream
-            .unary::<Builder<Vec<()>>, _, _, _>(
-                Exchange::new(move |_: &(usize, T)| reporter),
-                "Gather",
-                |_, _| {
-                    move |input, _output| {
-                        input.for_each(|_, data| got.borrow_mut().append(data));
-                    }
-                },
-            )
-            .probe();
-        (input, probe)
-    });
-    input.send((me, item));
-    input.close();
-    worker.step_while(|| !probe.done());
-    let mut all = std::mem::take(&mut *got.borrow_mut());
-    all.sort_by_key(|(k, _)| *k);
-    all.into_iter().map(|(_, t)| t).collect()
-}
-
-/// The input sequences from the initial state to each of `sources` (given
-/// on the reporter as (owner, local id)), by following the parent links from
-/// owner to owner: one exchange per step back, every path at once.
-fn paths_back(
-    worker: &mut timely::worker::Worker,
-    local: &Rc<RefCell<Local>>,
-    sources: &[(u32, u64)],
-) -> Vec<Vec<usize>> {
-    // (which source, owner, local id); answers: (which source, steps back, input).
-    type Query = (u32, u32, u64);
-    let answers: Rc<RefCell<Vec<(u32, u32, u32)>>> = Rc::default();
-    let reporter = worker.peers() as u64 - 1;
-    let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
-        let (input, start) = scope.new_input::<Vec<Query>>();
-        let (feedback, back) = scope.feedback::<Vec<Query>>(1);
-        let local = Rc::clone(local);
-        let answers_out = Rc::clone(&answers);
-        let step_back = start
-            .concat(back)
-            .unary::<Builder<Vec<(Query, Option<(u32, u32, u32)>)>>, _, _, _>(
-                Exchange::new(|q: &Query| q.1 as u64),
-                "Parent",
-                |_, _| {
-                    move |input, output| {
-                        input.for_each(|cap, data| {
-                            let Some(cap) = cap.retain_least(output.output_index()) else {
-                                return;
-                            };
-                            let steps = *cap.time();
-                            let l = local.borrow();
-                            let mut session = output.session(&cap);
-                            for (which, _, id) in data.drain(..) {
-                                let (owner, parent, via) = l.parents[id as usize];
-                                if owner == ROOT {
-                                    continue;
-                                }
-                                session.give(((which, owner, parent), Some((which, steps, via))));
-                            }
-                        });
-                    }
-                },
-            );
-        // Answers go to the reporter; the queries go round the loop.
-        let (probe, _) = step_back
-            .clone()
-            .unary::<Builder<Vec<()>>, _, _, _>(
-                Exchange::new(move |_: &(Query, Option<(u32, u32, u32)>)| reporter),
-                "Answers",
-                |_, _| {
-                    move |input, _output| {
-                        input.for_each(|_, data| {
-                            let mut a = answers_out.borrow_mut();
-                            a.extend(data.drain(..).filter_map(|(_, answer)| answer));
-                        });
-                    }
-                },
-            )
-            .probe();
-        step_back
-            .unary::<Builder<Vec<Query>>, _, _, _>(Pipeline, "Next", |_, _| {
-                move |input, output| {
-                    input.for_each(|cap, data| {
-                        let Some(cap) = cap.retain_least(output.output_index()) else {
-                            return;
-                        };
-                        output
-                            .session(&cap)
-                            .give_iterator(data.drain(..).map(|(q, _)| q));
-                    });
-                }
-            })
-            .connect_loop(feedback);
-        (input, probe)
-    });
-    for (k, &(owner, id)) in sources.iter().enumerate() {
-        if owner != ROOT {
-            input.send((k as u32, owner, id));
-        }
-    }
-    input.close();
-    worker.step_while(|| !probe.done());
-    let mut paths = vec![Vec::new(); sources.len()];
-    let mut answers = std::mem::take(&mut *answers.borrow_mut());
-    answers.sort_unstable();
-    for (which, _, via) in answers.into_iter().rev() {
-        paths[which as usize].push(via as usize);
-    }
-    paths
 }
