@@ -37,6 +37,18 @@ impl LimitArgs {
         Ok(budget)
     }
 
+    /// The limits of each of `n` processes sharing this machine: the
+    /// memory limit (given, or the default share of the machine) split
+    /// evenly, so that together they stay within it; the others as they
+    /// are (the state limit already counts every process's states).
+    pub fn shared_by(&self, n: usize) -> LimitArgs {
+        let mib = (self.memory_limit).or_else(|| total_memory().map(|t| t / 10 * 8 >> 20));
+        LimitArgs {
+            memory_limit: mib.map(|m| (m / n.max(1) as u64).max(1)),
+            ..self.clone()
+        }
+    }
+
     /// A progress bar on stderr, when it is a terminal and not `--quiet`;
     /// it clears itself when the run drops it.
     pub fn observer(&self) -> Option<Observer> {
@@ -92,4 +104,26 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// Whether the run was interrupted (its answers are those proved before).
 pub fn interrupted() -> bool {
     interrupt().is_cancelled()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processes_on_one_machine_share_its_memory_limit() {
+        let given = LimitArgs {
+            memory_limit: Some(9000),
+            timeout: Some(60.0),
+            ..LimitArgs::default()
+        };
+        let each = given.shared_by(3);
+        assert_eq!(each.memory_limit, Some(3000));
+        assert_eq!(each.timeout, Some(60.0));
+        assert_eq!(given.shared_by(1).memory_limit, Some(9000));
+        // No limit given: the default (80 % of the machine) is shared.
+        let total = total_memory().expect("total memory readable") >> 20;
+        let shared = LimitArgs::default().shared_by(2).memory_limit.unwrap();
+        assert!((shared * 2).abs_diff(total * 8 / 10) <= 2, "{shared} of {total}");
+    }
 }

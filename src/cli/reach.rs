@@ -195,6 +195,11 @@ pub fn run_processes(args: &Args, n: usize) -> CliResult {
     }
     let exe = std::env::current_exe()
         .map_err(|e| Error::Usage(format!("--processes: cannot find rigor itself: {e}")))?;
+    // The processes share this machine's memory.
+    let args = &Args {
+        limits: args.limits.shared_by(n),
+        ..args.clone()
+    };
     let run_id = format!("{:016x}", rand::random::<u64>());
     let mut flags = member_flags(args);
     flags.extend(["--run-id".to_string(), run_id.clone()]);
