@@ -42,7 +42,7 @@ impl LimitArgs {
     /// evenly, so that together they stay within it; the others as they
     /// are (the state limit already counts every process's states).
     pub fn shared_by(&self, n: usize) -> LimitArgs {
-        let mib = (self.memory_limit).or_else(|| total_memory().map(|t| t / 10 * 8 >> 20));
+        let mib = (self.memory_limit).or_else(|| total_memory().map(|t| (t / 10 * 8) >> 20));
         LimitArgs {
             memory_limit: mib.map(|m| (m / n.max(1) as u64).max(1)),
             ..self.clone()
@@ -124,6 +124,9 @@ mod tests {
         // No limit given: the default (80 % of the machine) is shared.
         let total = total_memory().expect("total memory readable") >> 20;
         let shared = LimitArgs::default().shared_by(2).memory_limit.unwrap();
-        assert!((shared * 2).abs_diff(total * 8 / 10) <= 2, "{shared} of {total}");
+        assert!(
+            (shared * 2).abs_diff(total * 8 / 10) <= 2,
+            "{shared} of {total}"
+        );
     }
 }

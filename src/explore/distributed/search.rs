@@ -36,6 +36,20 @@ fn ready<T>(
     Some((time, cap, items))
 }
 
+/// Adds `batches` of the level `cap` stands for to `pending`.
+fn hold<T, I: IntoIterator<Item = T>>(
+    pending: &mut Pending<Vec<T>>,
+    cap: Capability<u32>,
+    batches: impl Iterator<Item = I>,
+) {
+    let entry = pending
+        .entry(*cap.time())
+        .or_insert_with(|| (cap, Vec::new()));
+    for batch in batches {
+        entry.1.extend(batch);
+    }
+}
+
 /// The search; what it learns goes to `local`.
 pub(super) fn search<S: System + 'static>(
     worker: &mut timely::worker::Worker,
@@ -97,14 +111,8 @@ pub(super) fn search<S: System + 'static>(
                 let mut pending: Pending<Vec<Notice>> = BTreeMap::new();
                 move |(input, frontier), output| {
                     input.for_each_stamp(|cap, data| {
-                        let Some(cap) = cap.retain_least(output.output_index()) else {
-                            return;
-                        };
-                        let entry = pending
-                            .entry(*cap.time())
-                            .or_insert_with(|| (cap, Vec::new()));
-                        for batch in data {
-                            entry.1.append(batch);
+                        if let Some(cap) = cap.retain_least(output.output_index()) {
+                            hold(&mut pending, cap, data.map(|b| b.drain(..)));
                         }
                     });
                     while let Some((time, cap, mut level)) =
@@ -130,14 +138,8 @@ pub(super) fn search<S: System + 'static>(
                 let mut pending: Pending<Vec<Count>> = BTreeMap::new();
                 move |(input, frontier), output| {
                     input.for_each_stamp(|cap, data| {
-                        let Some(cap) = cap.retain_least(output.output_index()) else {
-                            return;
-                        };
-                        let entry = pending
-                            .entry(*cap.time())
-                            .or_insert_with(|| (cap, Vec::new()));
-                        for batch in data {
-                            entry.1.append(batch);
+                        if let Some(cap) = cap.retain_least(output.output_index()) {
+                            hold(&mut pending, cap, data.map(|b| b.drain(..)));
                         }
                     });
                     while let Some((time, cap, counts)) =
@@ -165,16 +167,9 @@ pub(super) fn search<S: System + 'static>(
                 let mut pending: Pending<Vec<(u64, u64)>> = BTreeMap::new();
                 move |(input, frontier), output| {
                     input.for_each_stamp(|cap, data| {
-                        let Some(cap) = cap.retain_least(output.output_index()) else {
-                            return;
-                        };
-                        let entry = pending
-                            .entry(*cap.time())
-                            .or_insert_with(|| (cap, Vec::new()));
-                        for batch in data {
-                            entry
-                                .1
-                                .extend(batch.drain(..).map(|(_, id, global)| (id, global)));
+                        if let Some(cap) = cap.retain_least(output.output_index()) {
+                            let batches = data.map(|b| b.drain(..).map(|(_, id, g)| (id, g)));
+                            hold(&mut pending, cap, batches);
                         }
                     });
                     while let Some((time, cap, mut level)) =
