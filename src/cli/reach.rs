@@ -51,7 +51,8 @@ pub struct Args {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Spread the breadth-first search over N processes on this machine
-    /// (127.0.0.1), on timely-dataflow: a prototype of exploration on many
+    /// (127.0.0.1), on timely-dataflow, sharing its memory limit: the
+    /// answers and witnesses of one process, for exploration on many
     /// machines. No abstraction: every label is settled by the search.
     #[arg(long, value_name = "N", conflicts_with_all = ["seed_log", "certificate", "process"])]
     pub processes: Option<usize>,

@@ -12,7 +12,7 @@
 //! - [`store`]: the compact, exact set of visited states the others use;
 //! - [`progress`]: a run's samples over time, recorded for plots;
 //! - [`distributed`]: the breadth-first search over several processes
-//!   (timely-dataflow), a prototype.
+//!   (timely-dataflow), with the ids and witnesses of one process.
 
 pub mod bfs;
 pub mod distributed;
