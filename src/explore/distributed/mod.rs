@@ -114,8 +114,22 @@ const STOP: u32 = u32::MAX - 1;
 /// process discovers them.
 type Key = (u32, u64, u32);
 
-/// A successor on its way to its owner.
-type Candidate = (Vec<i32>, Key);
+/// A successor on its way to its owner, with its key and the packed
+/// [`crate::system::Outcome`] of the step (read when the graph is kept).
+type Candidate = (Vec<i32>, Key, u32);
+
+/// An edge of the state graph as a worker learns it: the source's global
+/// id, the input, the target's global id ([`NO_TARGET`] where the run
+/// ends) and the packed outcome.
+type GraphEdge = (u64, u32, u64, u32);
+
+/// The packed outcome of the initial state's candidate, which no step
+/// gave (no outcome packs to it).
+const NO_STEP: u32 = u32::MAX;
+
+/// The target of an edge after which the run ends (an error, a blocked
+/// step, a fault).
+const NO_TARGET: u64 = u64::MAX;
 
 /// A new state's key on its way to the worker ranking its parent's range
 /// of ids: that worker, the parent's global id, the input, and the state's
@@ -163,10 +177,22 @@ struct Local {
     stopped: Option<StopReason>,
     /// Whether the other workers know that this one stopped.
     told: bool,
+    /// Whether the state graph is kept (for the LTL checks): then the
+    /// fields below fill.
+    graph: bool,
+    /// Every step that arrived here: the target's root, the source's
+    /// global id, the input and the packed outcome, resolved to edges
+    /// once every id is known (at the end).
+    arrivals: Vec<(Root, u64, u32, u32)>,
+    /// The global id of each state this worker owns, by root.
+    gids: FxHashMap<Root, u64>,
+    /// Edges known: those whose run ends, and self-loops, from expansion;
+    /// the arrivals, resolved, at the end.
+    edges: Vec<GraphEdge>,
 }
 
 impl Local {
-    fn new(width: usize, inputs: usize) -> Local {
+    fn new(width: usize, inputs: usize, graph: bool) -> Local {
         Local {
             store: TreeStore::new(width),
             stored: 0,
@@ -182,13 +208,17 @@ impl Local {
             depth: 0,
             stopped: None,
             told: false,
+            graph,
+            arrivals: Vec::new(),
+            gids: FxHashMap::default(),
+            edges: Vec::new(),
         }
     }
 
     /// Takes in a candidate of a level still in flight: a stop notice is
-    /// heard at once; a state stored before is dropped; else its root
-    /// keeps the least key in `level`.
-    fn arrive(&mut self, state: Vec<i32>, key: Key, level: &mut FxHashMap<Root, Key>) {
+    /// heard at once; a state stored before is dropped (its step kept when
+    /// the graph is); else its root keeps the least key in `level`.
+    fn arrive(&mut self, (state, key, packed): Candidate, level: &mut FxHashMap<Root, Key>) {
         if let (STOP, _, code) = key {
             self.stopped.get_or_insert(stop_reason(code as u8));
             // The sender told every worker.
@@ -199,6 +229,13 @@ impl Local {
             self.stopped.get_or_insert(StopReason::MemoryLimit);
             return;
         };
+        if self.graph && packed != NO_STEP {
+            if self.arrivals.try_reserve(1).is_err() {
+                self.stopped.get_or_insert(StopReason::MemoryLimit);
+                return;
+            }
+            self.arrivals.push((root, key.1, key.2, packed));
+        }
         if self.store.contains(root) {
             return;
         }
@@ -221,6 +258,28 @@ impl Local {
         )
     }
 
+    /// Records an edge found in expansion; where memory runs out, the
+    /// edge is lost and the search stops (its source then counts as not
+    /// expanded).
+    fn edge(&mut self, edge: GraphEdge) {
+        if self.edges.try_reserve(1).is_err() {
+            self.stopped.get_or_insert(StopReason::MemoryLimit);
+        } else {
+            self.edges.push(edge);
+        }
+    }
+
+    /// Turns the arrivals into edges, once every state's global id is
+    /// known; a step whose target was never stored (a limit) is dropped.
+    fn resolve_arrivals(&mut self) {
+        let arrivals = std::mem::take(&mut self.arrivals);
+        for (root, source, input, packed) in arrivals {
+            if let Some(&target) = self.gids.get(&root) {
+                self.edge((source, input, target, packed));
+            }
+        }
+    }
+
     /// Heap bytes of the states and the way back.
     fn store_bytes(&self) -> u64 {
         (self.store.heap_bytes() + self.ids.heap_bytes() + self.parents.heap_bytes()) as u64
@@ -235,13 +294,16 @@ type Summary = (u64, u64, u32, Option<u8>, u64);
 /// is `program`, with this process as one of `cluster`'s. The processes
 /// first connect and compare their run ids, programs and thread counts
 /// ([`connect`]); where any differs, the run ends with an error before any
-/// state is exchanged. Returns the exploration on the last process, `None`
-/// on the others.
+/// state is exchanged. With `keep_graph`, the exploration's graph has
+/// every edge (gathered on the last process, for the LTL checks), as the
+/// search in one process gives it. Returns the exploration on the last
+/// process, `None` on the others.
 pub fn explore_distributed<S>(
     sys: Arc<S>,
     program: u64,
     cluster: &Cluster,
     budget: &Budget,
+    keep_graph: bool,
 ) -> Result<Option<Exploration>, DistributedError>
 where
     S: System + Send + Sync + 'static,
@@ -251,7 +313,8 @@ where
     let threads = cluster.threads.max(1);
     let identity = connect::Identity {
         run: FxBuildHasher.hash_one(&cluster.run_id),
-        program,
+        // A search that keeps the graph exchanges other things.
+        program: FxBuildHasher.hash_one((program, keep_graph)),
         threads: threads as u64,
     };
     let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
@@ -263,7 +326,8 @@ where
         others,
         timely::WorkerConfig::default(),
         move |worker| {
-            let local = Rc::new(RefCell::new(Local::new(sys.state_width(), sys.n_inputs())));
+            let (width, inputs) = (sys.state_width(), sys.n_inputs());
+            let local = Rc::new(RefCell::new(Local::new(width, inputs, keep_graph)));
             search(worker, &sys, &budget, &local);
             gather(worker, &sys, &local, started)
         },

@@ -14,7 +14,10 @@ use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Input, Probe};
 
-use super::{owner, stop_code, Assigned, Candidate, Count, Key, Local, Notice, CHECK_EVERY, STOP};
+use super::{
+    owner, stop_code, Assigned, Candidate, Count, Key, Local, Notice, CHECK_EVERY, NO_STEP,
+    NO_TARGET, STOP,
+};
 use crate::explore::tree::{Probe as Looks, Root, Seen};
 use crate::runtime::{Budget, StopReason};
 use crate::system::{Outcome, System};
@@ -86,8 +89,8 @@ pub(super) fn search<S: System + 'static>(
                                 .or_insert_with(|| (cap, FxHashMap::default()));
                             let mut l = local.borrow_mut();
                             for batch in data {
-                                for (state, key) in batch.drain(..) {
-                                    l.arrive(state, key, &mut entry.1);
+                                for candidate in batch.drain(..) {
+                                    l.arrive(candidate, &mut entry.1);
                                 }
                             }
                         });
@@ -189,7 +192,7 @@ pub(super) fn search<S: System + 'static>(
         (input, probe)
     });
     if me == 0 {
-        input.send((sys.initial_state(), (0, 0, 0)));
+        input.send((sys.initial_state(), (0, 0, 0), NO_STEP));
     }
     input.close();
     worker.step_while(|| !probe.done());
@@ -290,6 +293,17 @@ impl<S: System> Expander<S> {
         give: &mut impl FnMut(Candidate),
     ) {
         let (first, roots) = l.roots.remove(&time).unwrap_or_default();
+        if l.graph {
+            let known = level.iter().filter_map(|&(id, global)| {
+                let root = roots.get(id.checked_sub(first)? as usize)?;
+                Some((*root, global))
+            });
+            if l.gids.try_reserve(level.len()).is_err() {
+                l.stopped.get_or_insert(StopReason::MemoryLimit);
+            } else {
+                l.gids.extend(known);
+            }
+        }
         for &(id, global) in level {
             // Every state stored gets its id, in local id order; if one
             // were missing, no way back could be trusted.
@@ -307,7 +321,7 @@ impl<S: System> Expander<S> {
                 l.told = true;
                 let code = stop_code(why) as u32;
                 for w in (0..self.peers as u64).filter(|&w| w != self.me as u64) {
-                    give((Vec::new(), (STOP, w, code)));
+                    give((Vec::new(), (STOP, w, code), NO_STEP));
                 }
             }
             if l.stopped.is_some() {
@@ -334,21 +348,40 @@ impl<S: System> Expander<S> {
         for i in 0..sys.n_inputs() {
             let key = (0, global, i as u32);
             l.transitions += 1;
-            match sys.step(&mut self.scratch, &self.state, i, &mut self.next) {
-                Err(_) => l.faults.push((depth, key)),
-                Ok(Outcome::Error(label)) => {
+            let step = sys.step(&mut self.scratch, &self.state, i, &mut self.next);
+            // Where the run ends or stays, the edge is known here.
+            let ends = |o: Outcome| (global, i as u32, NO_TARGET, o.pack());
+            match step {
+                Err(_) => {
+                    l.faults.push((depth, key));
+                    if l.graph {
+                        l.edge(ends(Outcome::Blocked));
+                    }
+                }
+                Ok(o @ Outcome::Error(label)) => {
                     let best = l.errors.entry(label).or_insert((depth, key));
                     *best = (*best).min((depth, key));
+                    if l.graph {
+                        l.edge(ends(o));
+                    }
                 }
+                Ok(o @ Outcome::Blocked) if l.graph => l.edge(ends(o)),
                 Ok(Outcome::Blocked) => {}
-                Ok(_) if self.next == self.state => {}
-                // A state this worker stored already need not travel.
+                Ok(o) if self.next == self.state => {
+                    if l.graph {
+                        l.edge((global, i as u32, global, o.pack()));
+                    }
+                }
+                // A state this worker stored already need not travel
+                // (unless the edge to it is wanted: its id is known at
+                // the end only).
                 Ok(_)
-                    if owner(&self.next, self.peers) == self.me as u64
+                    if !l.graph
+                        && owner(&self.next, self.peers) == self.me as u64
                         && l.store
                             .look_near(&self.next, &self.state, root, &mut self.looks)
                             == Seen::Stored => {}
-                Ok(_) => give((self.next.clone(), key)),
+                Ok(o) => give((self.next.clone(), key, o.pack())),
             }
         }
     }
