@@ -57,9 +57,9 @@ pub enum Error {
     /// An SV-COMP task, property or witness that cannot be used.
     #[error(transparent)]
     Svcomp(#[from] crate::svcomp::SvcompError),
-    /// A reachability run over several processes.
+    /// A run over several processes.
     #[error(transparent)]
-    Distributed(#[from] crate::check::reach::DistributedReachError),
+    Distributed(#[from] crate::check::ClusterRunError),
     /// An output file that cannot be written.
     #[error("{file}: cannot write: {reason}")]
     Write {

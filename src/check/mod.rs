@@ -54,3 +54,15 @@ pub enum InputError {
     #[error(transparent)]
     Read(#[from] crate::source::ReadError),
 }
+
+/// Why a run over several processes (`--processes`, `--process`) could
+/// not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterRunError {
+    /// The program or the property file.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The processes could not search together.
+    #[error(transparent)]
+    Search(#[from] crate::explore::distributed::DistributedError),
+}

@@ -5,6 +5,10 @@
 //! once it replays). Everything else is explored once, reduced to its trace
 //! quotient and checked property by property ([`crate::ltl::check`]).
 
+mod cluster;
+
+pub use cluster::solve_distributed;
+
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -251,6 +255,17 @@ pub struct LtlOptions {
     pub on_verdict: Option<LtlSink>,
 }
 
+impl LtlOptions {
+    /// Threads checking properties: [`LtlOptions::threads`], or every core.
+    fn checking_threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+    }
+}
+
 /// Receives an LTL verdict as soon as it is final (see
 /// [`LtlOptions::on_verdict`]).
 pub type LtlSink = std::sync::Arc<dyn Fn(&LtlVerdict) + Send + Sync>;
@@ -288,17 +303,19 @@ fn solve_recorded(
     opts: &LtlOptions,
 ) -> Result<LtlReport, InputError> {
     let props = read_properties(properties)?;
-    let threads = opts.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = opts.checking_threads();
     if let Some(g) = crate::lts::load_model_graph(program) {
         let g = g?;
         let base = LtlReport::new(program, properties, AbstractionReport::default());
-        return Ok(explore_and_check(
-            &g, &props, false, budget, opts, threads, base, None,
-        ));
+        let c = Checking {
+            sys: &g,
+            props: &props,
+            invalid_continues: false,
+            budget,
+            opts,
+            threads,
+        };
+        return Ok(explore_and_check(&c, base, None));
     }
     let p = crate::frontend::load(program)?;
     let m = Machine::compile(&p)?;
@@ -345,16 +362,15 @@ fn solve_recorded(
         } else {
             let base = LtlReport::new(program, properties, abs_report);
             let abs = opts.abstraction.then_some(abs_verdicts);
-            explore_and_check(
-                &m,
-                &props,
+            let c = Checking {
+                sys: &m,
+                props: &props,
                 invalid_continues,
                 budget,
                 opts,
                 threads,
-                base,
-                abs,
-            )
+            };
+            explore_and_check(&c, base, abs)
         }
     };
     let mut r = if checker.is_some() {
@@ -371,58 +387,128 @@ fn solve_recorded(
     Ok(r)
 }
 
-/// Explores `sys` (with [`EXPLORE_SHARE`] of the budget), reduces the
-/// graph to its trace quotient and checks every property on it; the
-/// abstraction's verdicts, where given, are merged in.
-#[allow(clippy::too_many_arguments)]
+/// The part of `budget` the exploration may use ([`EXPLORE_SHARE`] of its
+/// time and memory), so that a run cut short still has time and memory
+/// to find counterexamples in what it explored.
+fn exploration_budget(budget: &Budget) -> Budget {
+    Budget {
+        memory_limit: budget
+            .memory_limit
+            .map(|b| (b as f64 * EXPLORE_SHARE) as u64),
+        ..budget.share(EXPLORE_SHARE)
+    }
+}
+
+/// Explores the system (with [`exploration_budget`]), checking the open
+/// properties on the graph found so far as it grows, then checks every
+/// property on the whole ([`check_explored`]).
 fn explore_and_check<S: System + Sync>(
-    sys: &S,
-    props: &PropertyFile,
-    invalid_continues: bool,
-    budget: &Budget,
-    opts: &LtlOptions,
-    threads: usize,
-    mut r: LtlReport,
+    c: &Checking<S>,
+    r: LtlReport,
     abs_verdicts: Option<Vec<Option<LtlVerdict>>>,
 ) -> LtlReport {
+    let Checking {
+        sys,
+        props,
+        invalid_continues,
+        budget,
+        opts,
+        threads,
+    } = *c;
     let explore_opts = Options {
         keep_graph: true,
         observer: opts.observer.clone(),
         ..Options::default()
     };
-    // The exploration gets part of the budget, so that a run cut short still
-    // has time and memory to find counterexamples in what it explored.
-    let explore_budget = Budget {
-        memory_limit: budget
-            .memory_limit
-            .map(|b| (b as f64 * EXPLORE_SHARE) as u64),
-        ..budget.share(EXPLORE_SHARE)
-    };
-    let abs_said: Vec<bool> = (0..props.properties.len())
-        .map(|k| {
-            (abs_verdicts.as_ref())
-                .and_then(|a| a.get(k))
-                .is_some_and(|a| a.as_ref().is_some_and(|a| a.verdict.is_some()))
-        })
-        .collect();
-    // A verdict is final here unless the abstraction has one of its own
-    // for that property (they are merged below); each is told once.
-    let told = Mutex::new(vec![false; props.properties.len()]);
-    let tell = |v: &LtlVerdict| {
-        let mut told = told.lock().unwrap_or_else(|e| e.into_inner());
-        let first = !std::mem::replace(&mut told[v.property], true);
-        drop(told);
-        if let (Some(sink), Some(_), false, true) =
-            (&opts.on_verdict, v.verdict, abs_said[v.property], first)
-        {
-            sink(v);
-        }
-    };
+    let explore_budget = exploration_budget(budget);
+    let abs_said = abstraction_said(props, abs_verdicts.as_ref());
+    let teller = Teller::new(opts.on_verdict.as_ref(), abs_said.clone());
+    let tell = |v: &LtlVerdict| teller.tell(v);
     let open: Vec<usize> = (0..props.properties.len())
         .filter(|&k| props.properties[k].formula.is_ok() && !abs_said[k])
         .collect();
     let mut checkpoint = refuting(sys, props, invalid_continues, budget, threads, &open, &tell);
-    let mut ex = explore_checkpointed(sys, &explore_budget, &explore_opts, &mut checkpoint);
+    let ex = explore_checkpointed(sys, &explore_budget, &explore_opts, &mut checkpoint);
+    drop(checkpoint);
+    check_explored(c, r, abs_verdicts, ex, &tell)
+}
+
+/// Per property, whether the abstraction has a verdict for it.
+fn abstraction_said(
+    props: &PropertyFile,
+    abs_verdicts: Option<&Vec<Option<LtlVerdict>>>,
+) -> Vec<bool> {
+    (0..props.properties.len())
+        .map(|k| {
+            (abs_verdicts.and_then(|a| a.get(k)))
+                .is_some_and(|a| a.as_ref().is_some_and(|a| a.verdict.is_some()))
+        })
+        .collect()
+}
+
+/// Tells the sink of [`LtlOptions::on_verdict`] each verdict once, as soon
+/// as it is final: unless the abstraction has a verdict of its own for
+/// that property (they are merged at the end).
+struct Teller<'a> {
+    sink: Option<&'a LtlSink>,
+    abs_said: Vec<bool>,
+    told: Mutex<Vec<bool>>,
+}
+
+impl<'a> Teller<'a> {
+    fn new(sink: Option<&'a LtlSink>, abs_said: Vec<bool>) -> Self {
+        let told = Mutex::new(vec![false; abs_said.len()]);
+        Teller {
+            sink,
+            abs_said,
+            told,
+        }
+    }
+
+    fn tell(&self, v: &LtlVerdict) {
+        let mut told = self.told.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(seen) = told.get_mut(v.property) else {
+            return;
+        };
+        let first = !std::mem::replace(seen, true);
+        drop(told);
+        if let (Some(sink), Some(_), false, true) =
+            (self.sink, v.verdict, self.abs_said[v.property], first)
+        {
+            sink(v);
+        }
+    }
+}
+
+/// What the checks of an explored graph read: the system, the properties
+/// and the run's settings.
+struct Checking<'a, S> {
+    sys: &'a S,
+    props: &'a PropertyFile,
+    invalid_continues: bool,
+    budget: &'a Budget,
+    opts: &'a LtlOptions,
+    threads: usize,
+}
+
+/// Reduces the explored graph of `ex` to its trace quotient and checks
+/// every property on it; the abstraction's verdicts, where given, are
+/// merged in.
+fn check_explored<S: System + Sync>(
+    c: &Checking<S>,
+    mut r: LtlReport,
+    abs_verdicts: Option<Vec<Option<LtlVerdict>>>,
+    mut ex: crate::explore::Exploration,
+    tell: &(dyn Fn(&LtlVerdict) + Sync),
+) -> LtlReport {
+    let Checking {
+        sys,
+        props,
+        invalid_continues,
+        budget,
+        opts,
+        threads,
+    } = *c;
     let complete = ex.is_complete();
     let q_start = Instant::now();
     // The store and parent links are not needed any more: free them before
@@ -452,7 +538,7 @@ fn explore_and_check<S: System + Sync>(
         complete,
         budget: budget.after_cancel(crate::runtime::INTERRUPT_GRACE),
     };
-    let verdicts = check_all(&subject, props, &r.properties, threads, &tell);
+    let verdicts = check_all(&subject, props, &r.properties, threads, tell);
     r.verdicts = match abs_verdicts {
         Some(abs) => merge(abs, verdicts),
         None => verdicts,

@@ -478,17 +478,6 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
     }
 }
 
-/// Why a reachability run over several processes could not be done.
-#[derive(Debug, thiserror::Error)]
-pub enum DistributedReachError {
-    /// The program.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// The processes could not search together.
-    #[error(transparent)]
-    Search(#[from] crate::explore::distributed::DistributedError),
-}
-
 /// The plain breadth-first search of the program at `path` with this
 /// process as one of `cluster`'s (no abstraction: every label is settled
 /// by the search, every witness replayed). The report on the last process,
@@ -499,7 +488,7 @@ pub fn solve_distributed(
     budget: &Budget,
     cluster: &crate::explore::distributed::Cluster,
     on_verdict: Option<&VerdictSink>,
-) -> Result<Option<ReachReport>, DistributedReachError> {
+) -> Result<Option<ReachReport>, super::ClusterRunError> {
     let p = crate::frontend::load(path).map_err(InputError::from)?;
     let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
     let fingerprint = p.fingerprint();
@@ -508,6 +497,7 @@ pub fn solve_distributed(
         fingerprint,
         cluster,
         budget,
+        false,
     )?;
     let Some(ex) = ex else {
         return Ok(None);
