@@ -18,6 +18,7 @@ mod compare_pairs;
 mod ctl_oracle;
 mod differential;
 mod distributed;
+mod distributed_ltl;
 mod engine;
 mod fuzz;
 mod industrial;

@@ -4,6 +4,7 @@
 //! [`crate::answers`]) and print what it returns; nothing else.
 
 pub mod check_certificate;
+pub mod cluster;
 pub mod compare;
 pub mod consensus;
 pub mod ctl;

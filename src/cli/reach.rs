@@ -1,23 +1,17 @@
 //! `rigor reach PROGRAM`: which error labels are reachable.
 //!
-//! With `--processes N` it starts N-1 copies of rigor on this machine as
-//! processes 0..N-2 of a cluster on free 127.0.0.1 ports and runs as the
-//! last one, which prints the answers (`explore::distributed`). On a real
-//! cluster each host runs rigor with `--process K` and the same
-//! `--addresses`.
+//! With `--processes N` or `--process K` the search is spread over
+//! several processes ([`super::cluster`]).
 
 use std::io::Write;
-use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
 
+use super::cluster::{run_processes, ClusterArgs};
 use super::limits::LimitArgs;
 use super::stream::AnswerStream;
 use super::CliResult;
 use crate::check::reach::{self, LabelVerdict, ReachOptions, ReachReport, VerdictSink};
-use crate::error::{write_file, Error};
-use crate::explore::distributed::local::{LocalCluster, Watch};
-use crate::explore::distributed::Cluster;
+use crate::error::write_file;
 
 /// Arguments of `rigor reach`.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,14 +25,14 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Explore the traces of this Abbadingo log first.
-    #[arg(long, value_name = "LOG")]
+    #[arg(long, value_name = "LOG", conflicts_with_all = ["processes", "process"])]
     pub seed_log: Option<String>,
     /// Skip the interval abstraction and search the concrete states only.
     #[arg(long)]
     pub no_abstraction: bool,
     /// Write the certificate of the labels the abstraction proves
     /// unreachable to this file (`grammars/certificate.ebnf`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["processes", "process"])]
     pub certificate: Option<String>,
     /// Answer "unreachable" from the abstraction without checking its
     /// certificate first.
@@ -50,27 +44,9 @@ pub struct Args {
     /// process (default 1, the same in every process).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Spread the breadth-first search over N processes on this machine
-    /// (127.0.0.1), on timely-dataflow, sharing its memory limit: the
-    /// answers and witnesses of one process, for exploration on many
-    /// machines. No abstraction: every label is settled by the search.
-    #[arg(long, value_name = "N", conflicts_with_all = ["seed_log", "certificate", "process"])]
-    pub processes: Option<usize>,
-    /// Run as process K of a cluster listening at `--addresses` (started
-    /// on each host with the same list; the last process prints the
-    /// answers, the others nothing).
-    #[arg(long, value_name = "K", requires = "addresses")]
-    pub process: Option<usize>,
-    /// The `host:port` of every process of the cluster, comma-separated,
-    /// in process order.
-    #[arg(long, value_delimiter = ',', value_name = "LIST", requires = "process")]
-    pub addresses: Vec<String>,
-    /// A token naming the run, the same on every process of the cluster:
-    /// a process of another run (or another program, or another
-    /// `--threads`) ends the run with an error before any state is
-    /// exchanged. `--processes` hands out a random one.
-    #[arg(long, value_name = "TOKEN", requires = "process")]
-    pub run_id: Option<String>,
+    /// The processes the search is spread over, if any.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
     /// Limits and progress.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -78,10 +54,24 @@ pub struct Args {
 
 /// Runs `rigor reach`.
 pub fn run(args: &Args) -> CliResult {
-    if let Some(n) = args.processes {
-        return run_processes(args, n);
+    if let Some(n) = args.cluster.processes {
+        let command = ["reach".to_string(), args.program.clone()];
+        return run_processes(
+            n,
+            &command,
+            &args.limits,
+            args.threads,
+            |cluster, limits| {
+                let args = Args {
+                    cluster: cluster.clone(),
+                    limits: limits.clone(),
+                    ..args.clone()
+                };
+                run_member(&args, n - 1)
+            },
+        );
     }
-    if let Some(k) = args.process {
+    if let Some(k) = args.cluster.process {
         return run_member(args, k);
     }
     // Reachable labels are written as their witnesses replay; the rest
@@ -161,20 +151,9 @@ pub fn finish(args: &Args, stream: Arc<AnswerStream>, r: &ReachReport) -> CliRes
     Ok(0)
 }
 
-/// Runs as process `k` of the cluster `args.addresses`.
+/// Runs as process `k` of the cluster `args.cluster.addresses`.
 pub fn run_member(args: &Args, k: usize) -> CliResult {
-    if k >= args.addresses.len() {
-        return Err(Error::Usage(format!(
-            "--process {k}: the cluster has {} addresses",
-            args.addresses.len()
-        )));
-    }
-    let cluster = Cluster {
-        process: k,
-        addresses: args.addresses.clone(),
-        threads: args.threads.unwrap_or(1),
-        run_id: args.run_id.clone().unwrap_or_default(),
-    };
+    let cluster = args.cluster.cluster(k, args.threads)?;
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     let tell = answer_sink(&stream);
     let budget = args.limits.budget()?;
@@ -182,84 +161,4 @@ pub fn run_member(args: &Args, k: usize) -> CliResult {
         Some(r) => finish(args, stream, &r),
         None => Ok(0),
     }
-}
-
-/// How long the processes may take to connect after one of them failed
-/// before the run gives up (timely retries for ever when a process never
-/// comes).
-const CONNECT_LIMIT: Duration = Duration::from_secs(60);
-
-/// Starts processes 0..n-1 on this machine and runs as process n-1.
-pub fn run_processes(args: &Args, n: usize) -> CliResult {
-    if n == 0 {
-        return Err(Error::Usage("--processes: at least 1".into()));
-    }
-    let exe = std::env::current_exe()
-        .map_err(|e| Error::Usage(format!("--processes: cannot find rigor itself: {e}")))?;
-    // The processes share this machine's memory.
-    let args = &Args {
-        limits: args.limits.shared_by(n),
-        ..args.clone()
-    };
-    let run_id = format!("{:016x}", rand::random::<u64>());
-    let mut flags = member_flags(args);
-    flags.extend(["--run-id".to_string(), run_id.clone()]);
-    let cluster = LocalCluster::start(n, |k, addresses| {
-        let mut cmd = Command::new(&exe);
-        cmd.args([
-            "reach",
-            &args.program,
-            "--quiet",
-            "--process",
-            &k.to_string(),
-        ])
-        .arg("--addresses")
-        .arg(addresses.join(","))
-        .args(&flags);
-        cmd
-    })
-    .map_err(|e| Error::Usage(format!("--processes: {e}")))?;
-    let member = Args {
-        addresses: cluster.addresses.clone(),
-        process: Some(n - 1),
-        processes: None,
-        run_id: Some(run_id),
-        ..args.clone()
-    };
-    let watch = cluster.watch(Watch {
-        interrupted: super::limits::interrupted,
-        interrupted_exit: super::limits::EXIT_INTERRUPTED,
-        connect_limit: CONNECT_LIMIT,
-        abandon: Box::new(|| {
-            eprintln!("rigor: a search process failed; the others are stopped");
-            std::process::exit(1);
-        }),
-    });
-    let out = run_member(&member, n - 1);
-    let failed = watch.join().unwrap_or(true);
-    match out {
-        Ok(0) if failed => Err(Error::Usage(
-            "--processes: a search process failed (its error is above)".into(),
-        )),
-        other => other,
-    }
-}
-
-/// The limit and thread flags of `args`, for the other processes.
-fn member_flags(args: &Args) -> Vec<String> {
-    let l = &args.limits;
-    let mut flags = Vec::new();
-    if let Some(t) = args.threads {
-        flags.extend(["--threads".to_string(), t.to_string()]);
-    }
-    if let Some(t) = l.timeout {
-        flags.extend(["--timeout".to_string(), t.to_string()]);
-    }
-    if let Some(m) = l.max_states {
-        flags.extend(["--max-states".to_string(), m.to_string()]);
-    }
-    if let Some(m) = l.memory_limit {
-        flags.extend(["--memory-limit".to_string(), m.to_string()]);
-    }
-    flags
 }
