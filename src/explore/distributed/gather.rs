@@ -14,12 +14,11 @@ use timely::dataflow::channels::pact::{Exchange, Pipeline};
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Concat, ConnectLoop, Feedback, Input, Probe};
 
-use super::{
-    stop_code, stop_reason, GraphEdge, Key, Local, Summary, MAX_FAULTS, NO_STEP, NO_TARGET,
-};
+use super::graph::{edges_to_reporter, Layout};
+use super::{stop_code, stop_reason, Key, Local, Summary, MAX_FAULTS};
 use crate::explore::bfs::{bytes_per_state, Exploration, FaultAt, Links};
 use crate::runtime::StopReason;
-use crate::system::graph::{Edge, StateGraph, StateId, NO_STATE};
+use crate::system::graph::StateGraph;
 use crate::system::System;
 
 /// Gathers the figures, errors and faults on the reporter (the last
@@ -41,15 +40,8 @@ pub(super) fn gather<S: System>(
     );
     let errors: Vec<(u32, u32, Key)> = l.errors.iter().map(|(&lb, &(d, k))| (lb, d, k)).collect();
     let all = to_reporter(worker, [(summary, errors, l.faults.clone())]);
-    let graph = l.graph;
+    let keep_graph = l.graph;
     drop(l);
-    let edges = graph.then(|| {
-        let mut l = local.borrow_mut();
-        l.resolve_arrivals();
-        let edges = std::mem::take(&mut l.edges);
-        drop(l);
-        to_reporter(worker, edges)
-    });
     let is_reporter = worker.index() + 1 == worker.peers();
     // Per label, the least (depth, key) over every worker; then the faults.
     let mut best: BTreeMap<u32, (u32, Key)> = BTreeMap::new();
@@ -70,6 +62,17 @@ pub(super) fn gather<S: System>(
     }
     faults.sort();
     faults.truncate(MAX_FAULTS);
+    // The graph's edges, laid out on the reporter as they come.
+    let layout = (keep_graph && is_reporter).then(|| Layout::new(states, sys.n_inputs()));
+    let (layout, unlaid) = match layout {
+        Some(Ok(layout)) => (Some(layout), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
+    };
+    let layout = keep_graph.then(|| {
+        let edges = local.borrow_mut().take_edges();
+        edges_to_reporter(worker, edges, layout)
+    });
     // The states whose paths are wanted: each error's and fault's parent.
     let sources: Vec<u64> = (best.values().map(|(_, k)| k.1))
         .chain(faults.iter().map(|(_, k)| k.1))
@@ -111,17 +114,18 @@ pub(super) fn gather<S: System>(
         n_expanded: states.min(u32::MAX as u64) as u32,
         error_labels: sys.error_labels().to_vec(),
     };
-    if let Some(edges) = edges {
+    if let Some(layout) = layout.flatten() {
         let whole = stopped.is_none() && fault_list.is_empty();
-        match assemble(&mut graph, states, edges) {
-            // A search that stopped nowhere has every edge; if one is
-            // missing, nothing is claimed complete.
-            Ok(()) if whole && !graph.is_complete() => {
-                stopped = Some(StopReason::Interrupted);
-            }
-            Ok(()) => {}
-            Err(why) => stopped = stopped.or(Some(why)),
+        layout.finish(&mut graph);
+        // A search that stopped nowhere has every edge; if one is
+        // missing, nothing is claimed complete.
+        if whole && !graph.is_complete() {
+            stopped = Some(StopReason::Interrupted);
         }
+    }
+    if let Some(why) = unlaid {
+        graph.n_expanded = 0;
+        stopped = stopped.or(Some(why));
     }
     Some(Exploration {
         graph,
@@ -149,55 +153,6 @@ fn fault_of<S: System>(sys: &S, path: &[usize], input: usize) -> Option<crate::s
         std::mem::swap(&mut state, &mut next);
     }
     sys.step(&mut scratch, &state, input, &mut next).err()
-}
-
-/// The state graph of the exploration's `states` states from every
-/// worker's `edges`: `graph` gets them in state order, and its expanded
-/// states are the longest prefix of ids whose every edge came (a search
-/// stopped at a limit expanded some states of its last levels only). An
-/// edge out of range, or twice, is dropped. Fails where the graph does
-/// not fit in memory, or in 32-bit ids.
-fn assemble(graph: &mut StateGraph, states: u64, edges: Vec<GraphEdge>) -> Result<(), StopReason> {
-    let inputs = graph.n_inputs();
-    let n = usize::try_from(states)
-        .ok()
-        .filter(|_| states < NO_STATE as u64)
-        .ok_or(StopReason::MemoryLimit)?;
-    let unset = Edge {
-        target: NO_STATE,
-        packed: NO_STEP,
-    };
-    let mut all: Vec<Edge> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
-    let size = n.checked_mul(inputs).ok_or(StopReason::MemoryLimit)?;
-    if all.try_reserve_exact(size).is_err() || counts.try_reserve_exact(n).is_err() {
-        return Err(StopReason::MemoryLimit);
-    }
-    all.resize(size, unset);
-    counts.resize(n, 0);
-    for (source, input, target, packed) in edges {
-        let target = match target {
-            NO_TARGET => NO_STATE,
-            t if t < states => t as StateId,
-            _ => continue,
-        };
-        let (source, input) = (source as usize, input as usize);
-        if source >= n || input >= inputs || packed == NO_STEP {
-            continue;
-        }
-        let slot = &mut all[source * inputs + input];
-        if slot.packed == NO_STEP {
-            *slot = Edge { target, packed };
-            counts[source] += 1;
-        }
-    }
-    let expanded = (counts.iter())
-        .position(|&c| c as usize != inputs)
-        .unwrap_or(n);
-    all.truncate(expanded * inputs);
-    graph.edges = all;
-    graph.n_expanded = expanded as StateId;
-    Ok(())
 }
 
 /// Every worker's `items`, on the reporter (in worker order, each
@@ -335,73 +290,4 @@ fn paths_back(
         paths[which as usize].push(via as usize);
     }
     paths
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::system::Outcome;
-
-    /// A graph of no edges yet, on inputs a and b.
-    fn empty() -> StateGraph {
-        StateGraph {
-            inputs: vec!["a".into(), "b".into()],
-            ..StateGraph::default()
-        }
-    }
-
-    fn out() -> u32 {
-        Outcome::Output(0).pack()
-    }
-
-    #[test]
-    fn edges_arriving_in_any_order_make_the_graph_in_state_order() {
-        let mut g = empty();
-        let error = Outcome::Error(7).pack();
-        let edges = vec![
-            (1, 1, NO_TARGET, error),
-            (0, 1, 1, out()),
-            (1, 0, 1, out()),
-            (0, 0, 0, out()),
-        ];
-        assemble(&mut g, 2, edges).unwrap();
-        assert_eq!((g.n_expanded, g.edges.len()), (2, 4));
-        assert_eq!(g.edge(0, 1).target, 1);
-        assert_eq!(g.edge(1, 1).target, NO_STATE);
-        assert_eq!(g.edge(1, 1).outcome(), Outcome::Error(7));
-    }
-
-    #[test]
-    fn only_the_prefix_of_states_with_every_edge_counts_as_expanded() {
-        let mut g = empty();
-        // State 1 lacks an edge; state 2 has both but comes after it.
-        let edges = vec![
-            (0, 0, 1, out()),
-            (0, 1, 2, out()),
-            (1, 0, 2, out()),
-            (2, 0, 2, out()),
-            (2, 1, 0, out()),
-        ];
-        assemble(&mut g, 3, edges).unwrap();
-        assert_eq!(g.n_expanded, 1);
-        assert_eq!(g.edges.len(), 2);
-        assert!(!g.is_complete());
-    }
-
-    #[test]
-    fn an_edge_out_of_range_or_twice_is_dropped() {
-        let mut g = empty();
-        let edges = vec![
-            (0, 0, 1, out()),
-            (0, 0, 0, out()),
-            (0, 1, 9, out()),
-            (5, 0, 0, out()),
-            (0, 7, 0, out()),
-        ];
-        assemble(&mut g, 2, edges).unwrap();
-        assert_eq!(g.n_expanded, 0, "state 0's input b has no edge in range");
-        let mut g = empty();
-        assemble(&mut g, 1, vec![(0, 0, 0, out()), (0, 1, 0, out())]).unwrap();
-        assert_eq!(g.n_expanded, 1);
-    }
 }

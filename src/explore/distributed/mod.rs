@@ -55,6 +55,7 @@ use timely::execute::execute_from;
 
 pub mod connect;
 mod gather;
+mod graph;
 pub mod local;
 mod log;
 mod lost;
@@ -269,15 +270,20 @@ impl Local {
         }
     }
 
-    /// Turns the arrivals into edges, once every state's global id is
-    /// known; a step whose target was never stored (a limit) is dropped.
-    fn resolve_arrivals(&mut self) {
+    /// Every edge this worker knows, once every state's global id is: the
+    /// arrivals resolved (in place; a step whose target was never stored,
+    /// at a limit, is dropped), and the edges found in expansion. The
+    /// graph's fields are left empty.
+    fn take_edges(&mut self) -> [Vec<GraphEdge>; 2] {
+        let gids = std::mem::take(&mut self.gids);
         let arrivals = std::mem::take(&mut self.arrivals);
-        for (root, source, input, packed) in arrivals {
-            if let Some(&target) = self.gids.get(&root) {
-                self.edge((source, input, target, packed));
-            }
-        }
+        // The same size: collected in the arrivals' own memory.
+        let resolved = (arrivals.into_iter())
+            .filter_map(|(root, source, input, packed)| {
+                Some((source, input, *gids.get(&root)?, packed))
+            })
+            .collect();
+        [resolved, std::mem::take(&mut self.edges)]
     }
 
     /// Heap bytes of the states and the way back.
