@@ -365,32 +365,52 @@ fn only_the_processes_of_one_run_and_program_search_together() {
     }
 }
 
-/// Starts processes 0 and 1 of a cluster on the three counters, kills
-/// process `victim` once they search, and returns the other's output.
-fn kill_one(victim: usize) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("rigor-kill-{}-{victim}", std::process::id()));
+/// Starts processes 0 and 1 of a cluster on `source` (the three
+/// counters, or a variant) in a directory of its own named `case`, kills
+/// process `victim` once they search and, if `told` is set, once the
+/// witness file holds it, and returns the other's output and witness file.
+fn kill_one(
+    case: &str,
+    victim: usize,
+    source: &str,
+    told: Option<&str>,
+) -> (std::process::Output, String) {
+    let dir =
+        std::env::temp_dir().join(format!("rigor-kill-{case}-{}-{victim}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let program = dir.join("Problem921.c");
-    std::fs::write(&program, THREE_COUNTERS).unwrap();
+    std::fs::write(&program, source).unwrap();
+    let witness = dir.join("witness");
     let addresses = two_addresses();
     // Far more states than the search reaches before the kill.
-    let flags = ["--json", "--run-id", "r", "--max-states", "12000000"];
+    let flags = ["--run-id", "r", "--max-states", "12000000", "--witness"];
+    let flags: Vec<&str> = flags.into_iter().chain(witness.to_str()).collect();
     let mut children: Vec<std::process::Child> = (0..2)
         .map(|k| member(&program, k, &addresses, &flags))
         .collect();
     std::thread::sleep(std::time::Duration::from_secs(2));
+    // Under load the search may start late: wait (a minute at most) for
+    // the answer that is to be told before the kill.
+    for _ in 0..600 {
+        let seen = std::fs::read_to_string(&witness).unwrap_or_default();
+        if told.is_none_or(|line| seen.contains(line)) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let mut killed = children.remove(victim);
     killed.kill().unwrap();
     killed.wait().unwrap();
     let out = children.pop().unwrap().wait_with_output().unwrap();
+    let witnesses = std::fs::read_to_string(&witness).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
-    out
+    (out, witnesses)
 }
 
 #[test]
 fn a_killed_process_ends_the_others_with_an_error_and_no_panic() {
     for victim in [0, 1] {
-        let out = kill_one(victim);
+        let (out, witnesses) = kill_one("none", victim, THREE_COUNTERS, None);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             !out.status.success(),
@@ -398,11 +418,36 @@ fn a_killed_process_ends_the_others_with_an_error_and_no_panic() {
         );
         assert!(err.contains("a process was lost"), "{err}");
         assert!(!err.contains("panicked"), "{err}");
-        // Nothing is claimed: no witness could be traced back.
+        // Nothing was found before the kill, so nothing is claimed.
         assert!(
             out.stdout.is_empty(),
-            "{}",
+            "stdout: {}\nstderr: {err}",
             String::from_utf8_lossy(&out.stdout)
         );
+        assert!(witnesses.is_empty(), "{witnesses}");
     }
+}
+
+#[test]
+fn a_killed_process_leaves_the_answers_told_before_it() {
+    // Label 1 is three steps deep (a = 2, b = 1); label 0 is 10,000 deep.
+    let early = THREE_COUNTERS.replacen(
+        "    if((a == 5000 && b == 5000)){",
+        "    if((a == 2 && b == 1)){ cf = 0; __VERIFIER_error(1); }\n    if((a == 5000 && b == 5000)){",
+        1,
+    );
+    assert_ne!(early, THREE_COUNTERS);
+    // Process 1 reports: it has told label 1 before process 0 is killed.
+    let (out, witnesses) = kill_one("early", 0, &early, Some("1,A A B\n"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("a process was lost"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "921,1,true\n",
+        "{err}"
+    );
+    // The shortest witness, least first: input 1 twice, then input 2.
+    assert_eq!(witnesses, "1,A A B\n");
 }

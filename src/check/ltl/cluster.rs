@@ -8,7 +8,7 @@ use super::{check_explored, exploration_budget, Checking, LtlOptions, LtlReport,
 use super::{AbstractionReport, InputError};
 use crate::check::ClusterRunError;
 use crate::engine::Machine;
-use crate::explore::distributed::{explore_distributed, Cluster};
+use crate::explore::distributed::{explore_distributed, Cluster, Wanted};
 use crate::ltl::syntax::read_properties;
 use crate::runtime::Budget;
 
@@ -38,7 +38,10 @@ pub fn solve_distributed(
         p.fingerprint(),
         cluster,
         &explore_budget,
-        true,
+        Wanted {
+            keep_graph: true,
+            on_error: None,
+        },
     )?;
     let Some(ex) = ex else {
         return Ok(None);

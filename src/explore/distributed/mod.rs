@@ -48,7 +48,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::execute::execute_from;
@@ -61,7 +61,7 @@ mod log;
 mod lost;
 mod search;
 
-use super::bfs::Exploration;
+use super::bfs::{ErrorFound, Exploration};
 use super::tree::{Root, TreeStore};
 use crate::runtime::{Budget, StopReason};
 use crate::system::System;
@@ -94,9 +94,10 @@ pub enum DistributedError {
     #[error("distributed search: {0}")]
     Timely(String),
     /// A process was lost during the search (killed, its host or link
-    /// gone): nothing found is claimed.
+    /// gone): what was told before stands ([`Wanted::on_error`]), nothing
+    /// else is claimed.
     #[error(
-        "distributed search: a process was lost ({0}); the search stopped, every label unknown"
+        "distributed search: a process was lost ({0}); the search stopped: the answers told before stand, every other is unknown"
     )]
     Lost(String),
     /// The processes could not connect, or do not belong to one run.
@@ -109,6 +110,13 @@ pub enum DistributedError {
 /// and the worker in the key's id field, which receives it, stops
 /// expanding too. The keys of states have tag 0.
 const STOP: u32 = u32::MAX - 1;
+
+/// A key's tag marking a label found, not a state: the worker that sent
+/// it reached the label (the candidate's first int) for the first time,
+/// at the depth (its second int), by the key's parent id and input. It
+/// goes to the reporter, which tells it as soon as no lesser find can
+/// come and its path is known.
+const FOUND: u32 = u32::MAX - 2;
 
 /// The key of a candidate: a tag (0, or [`STOP`]), the global id of its
 /// parent, and the input. Keys order the candidates as the search in one
@@ -190,10 +198,24 @@ struct Local {
     /// Edges known: those whose run ends, and self-loops, from expansion;
     /// the arrivals, resolved, at the end.
     edges: Vec<GraphEdge>,
+    /// On the reporter, told of each label as soon as it is known to be
+    /// the search's first find of it, with its path (the fields below
+    /// fill on the reporter only).
+    tell: Option<ErrorFound>,
+    /// Finds sent by the workers and not told yet: depth, key, label.
+    found: Vec<(u32, Key, u32)>,
+    /// Finds of depths below this one have all arrived.
+    found_below: u32,
+    /// Labels told.
+    told_labels: FxHashSet<u32>,
+    /// The parent key of every state, by global id, as one number
+    /// (`Local::number`), as far as the levels are ranked: the way back
+    /// from any state, on the reporter.
+    way: DeltaLog,
 }
 
 impl Local {
-    fn new(width: usize, inputs: usize, graph: bool) -> Local {
+    fn new(width: usize, inputs: usize, graph: bool, tell: Option<ErrorFound>) -> Local {
         Local {
             store: TreeStore::new(width),
             stored: 0,
@@ -213,6 +235,11 @@ impl Local {
             arrivals: Vec::new(),
             gids: FxHashMap::default(),
             edges: Vec::new(),
+            tell,
+            found: Vec::new(),
+            found_below: 0,
+            told_labels: FxHashSet::default(),
+            way: DeltaLog::default(),
         }
     }
 
@@ -224,6 +251,12 @@ impl Local {
             self.stopped.get_or_insert(stop_reason(code as u8));
             // The sender told every worker.
             self.told = true;
+            return;
+        }
+        if key.0 == FOUND {
+            if let [label, depth] = state[..] {
+                self.found.push((depth as u32, key, label as u32));
+            }
             return;
         }
         let Some(root) = self.store.root_of(&state) else {
@@ -286,6 +319,49 @@ impl Local {
         [resolved, std::mem::take(&mut self.edges)]
     }
 
+    /// Tells the finds that are first finds of their label, in the order
+    /// of one process's search ((depth, key)), as long as each is
+    /// complete (no lesser find can still come) and its path is known.
+    fn tell_found(&mut self) {
+        let Some(tell) = self.tell.clone() else {
+            self.found.clear();
+            return;
+        };
+        self.found.sort_unstable();
+        let mut done = 0;
+        for &(depth, (_, source, input), label) in &self.found {
+            if depth >= self.found_below {
+                break;
+            }
+            if !self.told_labels.contains(&label) {
+                let Some(mut path) = self.path_to(source) else {
+                    break;
+                };
+                path.push(input as usize);
+                self.told_labels.insert(label);
+                tell(label, &path);
+            }
+            done += 1;
+        }
+        self.found.drain(..done);
+    }
+
+    /// The inputs from the initial state to the state of global id `id`
+    /// by [`Local::way`], if its level is ranked there.
+    fn path_to(&self, mut id: u64) -> Option<Vec<usize>> {
+        let mut path = Vec::new();
+        while id != 0 {
+            if id >= self.way.len() || path.len() as u64 >= self.way.len() {
+                return None;
+            }
+            let n = self.way.get(id);
+            path.push((n % self.inputs as u128) as usize);
+            id = (n / self.inputs as u128) as u64;
+        }
+        path.reverse();
+        Some(path)
+    }
+
     /// Heap bytes of the states and the way back.
     fn store_bytes(&self) -> u64 {
         (self.store.heap_bytes() + self.ids.heap_bytes() + self.parents.heap_bytes()) as u64
@@ -296,20 +372,32 @@ impl Local {
 /// transitions, depth, why it stopped, and the bytes of its store.
 type Summary = (u64, u64, u32, Option<u8>, u64);
 
+/// What a distributed search keeps and whom it tells.
+#[derive(Clone, Default)]
+pub struct Wanted {
+    /// Keep the state graph, every edge, gathered on the last process.
+    pub keep_graph: bool,
+    /// Told, on the last process, of each label the moment the search's
+    /// first find of it is known, with its path (shortest, the one the
+    /// search in one process finds), in the order one process finds
+    /// them.
+    pub on_error: Option<ErrorFound>,
+}
+
 /// Explores `sys`, the program whose [`crate::ir::Program::fingerprint`]
 /// is `program`, with this process as one of `cluster`'s. The processes
 /// first connect and compare their run ids, programs and thread counts
 /// ([`connect`]); where any differs, the run ends with an error before any
-/// state is exchanged. With `keep_graph`, the exploration's graph has
-/// every edge (gathered on the last process, for the LTL checks), as the
-/// search in one process gives it. Returns the exploration on the last
-/// process, `None` on the others.
+/// state is exchanged. `wanted` says what else it keeps and whom it tells
+/// ([`Wanted`]): with the graph, the exploration's graph has every edge,
+/// as the search in one process gives it. Returns the exploration on the
+/// last process, `None` on the others.
 pub fn explore_distributed<S>(
     sys: Arc<S>,
     program: u64,
     cluster: &Cluster,
     budget: &Budget,
-    keep_graph: bool,
+    wanted: Wanted,
 ) -> Result<Option<Exploration>, DistributedError>
 where
     S: System + Send + Sync + 'static,
@@ -319,13 +407,15 @@ where
     let threads = cluster.threads.max(1);
     let identity = connect::Identity {
         run: FxBuildHasher.hash_one(&cluster.run_id),
-        // A search that keeps the graph exchanges other things.
-        program: FxBuildHasher.hash_one((program, keep_graph)),
+        // A search that keeps the graph, or tells finds, exchanges other
+        // things: all must agree.
+        program: FxBuildHasher.hash_one((program, wanted.keep_graph, wanted.on_error.is_some())),
         threads: threads as u64,
     };
     let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
     let (builders, others) = networking(sockets, cluster.process, threads)?;
     let budget = budget.clone();
+    let telling = wanted.on_error.is_some();
     lost::prepare();
     let guards = execute_from(
         builders,
@@ -333,8 +423,11 @@ where
         timely::WorkerConfig::default(),
         move |worker| {
             let (width, inputs) = (sys.state_width(), sys.n_inputs());
-            let local = Rc::new(RefCell::new(Local::new(width, inputs, keep_graph)));
-            search(worker, &sys, &budget, &local);
+            let reporter = worker.index() + 1 == worker.peers();
+            let tell = wanted.on_error.clone().filter(|_| reporter);
+            let local = Local::new(width, inputs, wanted.keep_graph, tell);
+            let local = Rc::new(RefCell::new(local));
+            search(worker, &sys, &budget, &local, telling);
             gather(worker, &sys, &local, started)
         },
     )

@@ -13,9 +13,10 @@ use timely::container::CapacityContainerBuilder as Builder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Capability, Concat, ConnectLoop, Feedback, Input, Probe};
+use timely::dataflow::StreamVec;
 
 use super::{
-    owner, stop_code, Assigned, Candidate, Count, Key, Local, Notice, CHECK_EVERY, NO_STEP,
+    owner, stop_code, Assigned, Candidate, Count, Key, Local, Notice, CHECK_EVERY, FOUND, NO_STEP,
     NO_TARGET, STOP,
 };
 use crate::explore::tree::{Probe as Looks, Root, Seen};
@@ -54,16 +55,22 @@ fn hold<T, I: IntoIterator<Item = T>>(
 }
 
 /// The search; what it learns goes to `local`.
+///
+/// With `telling` (the same on every process), the reporter also keeps
+/// the way back to every state ([`way`]) and tells each label's first
+/// find as soon as it is known ([`Local::tell_found`]).
 pub(super) fn search<S: System + 'static>(
     worker: &mut timely::worker::Worker,
     sys: &Arc<S>,
     budget: &Budget,
     local: &Rc<RefCell<Local>>,
+    telling: bool,
 ) where
     S::Scratch: 'static,
 {
     let me = worker.index() as u32;
     let peers = worker.peers();
+    let reporter = peers as u64 - 1;
     let (mut input, probe) = worker.dataflow::<u32, _, _>(|scope| {
         let (input, initial) = scope.new_input::<Vec<Candidate>>();
         let (feedback, next_level) = scope.feedback::<Vec<Candidate>>(1);
@@ -72,6 +79,7 @@ pub(super) fn search<S: System + 'static>(
             .unary_frontier::<Builder<Vec<Notice>>, _, _, _>(
                 Exchange::new(move |c: &Candidate| match c.1 {
                     (STOP, to, _) => to,
+                    (FOUND, _, _) => reporter,
                     _ => owner(&c.0, peers),
                 }),
                 "Store",
@@ -102,10 +110,16 @@ pub(super) fn search<S: System + 'static>(
                             session.give_iterator(
                                 store_level(&mut l, time, level, me, peers).into_iter(),
                             );
+                            // Every find of the levels before is in.
+                            l.found_below = time;
+                            l.tell_found();
                         }
                     }
                 },
             );
+        if telling {
+            way(&notices, local, reporter);
+        }
         let counts = notices.unary_frontier::<Builder<Vec<Count>>, _, _, _>(
             Exchange::new(|n: &Notice| n.0 as u64),
             "Rank",
@@ -196,6 +210,44 @@ pub(super) fn search<S: System + 'static>(
     }
     input.close();
     worker.step_while(|| !probe.done());
+}
+
+/// The reporter's copy of every new state's key, appended level by level
+/// in key order (that is, in global id order) to [`Local::way`], after
+/// which the finds waiting for their path are told.
+fn way(notices: &StreamVec<'_, u32, Notice>, local: &Rc<RefCell<Local>>, reporter: u64) {
+    notices.clone().unary_frontier::<Builder<Vec<()>>, _, _, _>(
+        Exchange::new(move |_: &Notice| reporter),
+        "Way",
+        |_, _| {
+            let local = Rc::clone(local);
+            let mut pending: Pending<Vec<(u64, u32)>> = BTreeMap::new();
+            move |(input, frontier), output| {
+                input.for_each_stamp(|cap, data| {
+                    if let Some(cap) = cap.retain_least(output.output_index()) {
+                        hold(
+                            &mut pending,
+                            cap,
+                            data.map(|b| b.drain(..).map(|n| (n.1, n.2))),
+                        );
+                    }
+                });
+                while let Some((_, _, mut level)) = ready(&mut pending, |t| frontier.less_equal(t))
+                {
+                    level.sort_unstable();
+                    let mut l = local.borrow_mut();
+                    for (parent, input) in level {
+                        let n = l.number((0, parent, input));
+                        if !l.way.push(n) {
+                            l.stopped.get_or_insert(StopReason::MemoryLimit);
+                            break;
+                        }
+                    }
+                    l.tell_found();
+                }
+            }
+        },
+    );
 }
 
 /// Stores the new states of level `time` (their roots with the least key
@@ -359,6 +411,12 @@ impl<S: System> Expander<S> {
                     }
                 }
                 Ok(o @ Outcome::Error(label)) => {
+                    // This worker's first find of the label is its least:
+                    // the reporter hears of it at once.
+                    if !l.errors.contains_key(&label) {
+                        let found = vec![label as i32, depth as i32];
+                        give((found, (FOUND, global, i as u32), NO_STEP));
+                    }
                     let best = l.errors.entry(label).or_insert((depth, key));
                     *best = (*best).min((depth, key));
                     if l.graph {
