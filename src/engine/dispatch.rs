@@ -3,7 +3,9 @@
 //! RERS steps end with long runs of rules of one shape: a conjunction of
 //! equality tests `x == c` guarding a body that ends the step (errorCheck's
 //! `cf = 0; __VERIFIER_error(N)`, 2012's `a = 3; return 24;` or
-//! `error_N: assert(0)`). Compiled naively, every step tests every rule in
+//! `error_N: assert(0)`) or jumps out of the run (a rule of the 2019
+//! programs, once its way past the rules after it is threaded,
+//! [`super::thread`]). Compiled naively, every step tests every rule in
 //! turn: errorCheck alone costs a hundred compares per step.
 //!
 //! Such a run means "the first rule whose tests all hold fires". [`optimize`]
@@ -32,6 +34,8 @@ struct Rule {
     body: Vec<Op>,
     /// A test between two constants fails: the rule never fires.
     dead: bool,
+    /// Where the body jumps at its end, if it does not stop the step.
+    exit: Option<u32>,
 }
 
 /// Smallest run worth a tree.
@@ -68,10 +72,15 @@ fn parse_run(
     mut pc: usize,
     is_const: &dyn Fn(u32) -> Option<i32>,
 ) -> (Vec<Rule>, usize) {
-    let mut rules = Vec::new();
+    let (start, mut rules) = (pc, Vec::new());
     while let Some((rule, next)) = parse_rule(code, pc, is_const) {
         rules.push(rule);
         pc = next;
+    }
+    // A body that jumps back into the run does not leave it: no run.
+    let inside = |t: &u32| (start..pc).contains(&(*t as usize));
+    if rules.iter().any(|r| r.exit.as_ref().is_some_and(inside)) {
+        return (Vec::new(), start + 1);
     }
     // Rules that can never fire are left out of the tree.
     let live = if rules.len() >= MIN_RULES {
@@ -115,14 +124,19 @@ fn parse_rule(
         return None;
     }
     let body_start = i;
+    let mut exit = None;
     loop {
         let op = code.get(i)?;
-        if op.is_jump() {
-            return None;
-        }
         i += 1;
-        if op.stops() {
-            break;
+        match *op {
+            // A body that jumps away at its end leaves the run too.
+            Op::Jmp { target } => {
+                exit = Some(target);
+                break;
+            }
+            _ if op.is_jump() => return None,
+            _ if op.stops() => break,
+            _ => {}
         }
     }
     let next = i;
@@ -134,6 +148,7 @@ fn parse_rule(
             atoms,
             body: code[body_start..next].to_vec(),
             dead,
+            exit,
         },
         next,
     ))
@@ -235,6 +250,7 @@ fn emit_tree(
                     atoms: r.atoms.iter().copied().filter(|a| a.x != x).collect(),
                     body: r.body.clone(),
                     dead: false,
+                    exit: r.exit,
                 })
             })
             .collect();
@@ -278,4 +294,95 @@ fn emit_linear(rules: &[Rule], end: u32, base: usize, out: &mut Vec<Op>) -> bool
     }
     out.push(Op::Jmp { target: end });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Constants at 100.. hold their address minus 100.
+    fn konst(a: u32) -> Option<i32> {
+        (a >= 100).then(|| a as i32 - 100)
+    }
+
+    /// Runs moves and jumps from 0 until `End`: memory 0..4 after it, or
+    /// `None` if it ran into anything else.
+    fn run(code: &[Op], x: i32) -> Option<[i32; 4]> {
+        let mut mem = [x, 0, 0, 0];
+        let value = |mem: &[i32; 4], a: u32| konst(a).unwrap_or_else(|| mem[a as usize]);
+        let mut pc = 0;
+        for _ in 0..1000 {
+            match *code.get(pc)? {
+                Op::Mov { dst, src } => mem[dst as usize] = value(&mem, src),
+                Op::JNe { a, b, target } if value(&mem, a) != value(&mem, b) => {
+                    pc = target as usize;
+                    continue;
+                }
+                Op::JEq { a, b, target } if value(&mem, a) == value(&mem, b) => {
+                    pc = target as usize;
+                    continue;
+                }
+                Op::JLt { a, b, target } if value(&mem, a) < value(&mem, b) => {
+                    pc = target as usize;
+                    continue;
+                }
+                Op::JLe { a, b, target } if value(&mem, a) <= value(&mem, b) => {
+                    pc = target as usize;
+                    continue;
+                }
+                Op::JNe { .. } | Op::JEq { .. } | Op::JLt { .. } | Op::JLe { .. } => {}
+                Op::Jmp { target } => {
+                    pc = target as usize;
+                    continue;
+                }
+                Op::End => return Some(mem),
+                _ => return None,
+            }
+            pc += 1;
+        }
+        None
+    }
+
+    /// Four rules `if (x == k) { y = k + 10; }` (y at 1) whose bodies jump
+    /// to `exit`, then `z = 1` (z at 2) and the end.
+    fn rules(exit: impl Fn(u32) -> u32) -> Vec<Op> {
+        let mut code = Vec::new();
+        for k in 0..4u32 {
+            let next = code.len() as u32 + 3;
+            code.push(Op::JNe {
+                a: 0,
+                b: 100 + k,
+                target: next,
+            });
+            code.push(Op::Mov {
+                dst: 1,
+                src: 110 + k,
+            });
+            code.push(Op::Jmp { target: exit(k) });
+        }
+        code.push(Op::Mov { dst: 2, src: 101 });
+        code.push(Op::End);
+        code
+    }
+
+    #[test]
+    fn rules_that_jump_out_of_their_run_become_a_tree_with_the_same_effect() {
+        let original = rules(|_| 13);
+        let mut code = original.clone();
+        optimize(&mut code, &konst);
+        assert!(code.len() > original.len(), "no tree was added");
+        assert_eq!(code[0], Op::Jmp { target: 14 });
+        for x in -1..6 {
+            assert_eq!(run(&code, x), run(&original, x), "x = {x}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_jumps_back_into_the_run_keeps_the_run_as_it_is() {
+        // The second rule's body jumps to the third rule's tests.
+        let original = rules(|k| if k == 1 { 6 } else { 13 });
+        let mut code = original.clone();
+        optimize(&mut code, &konst);
+        assert_eq!(code, original);
+    }
 }

@@ -15,6 +15,7 @@ mod dispatch;
 mod layout;
 mod op;
 mod specialize;
+mod thread;
 
 pub use compile::CompileError;
 pub use layout::{written_globals, Layout, Storage};

@@ -131,7 +131,7 @@ impl InputAliases {
 }
 
 /// The address an instruction writes (scalar destinations only).
-fn dest(op: &Op) -> Option<u32> {
+pub(super) fn dest(op: &Op) -> Option<u32> {
     match *op {
         Op::Mov { dst, .. }
         | Op::Add { dst, .. }
@@ -208,6 +208,25 @@ fn specialize(
             }
         })
         .collect();
+    for _round in 0..16 {
+        if !clean_up(&mut ops) {
+            break;
+        }
+    }
+    // Then the ways out of rules that fired, past the guards that their
+    // constant stores decide.
+    let code = super::thread::with_exits(&compact(&ops), &konst);
+    let mut ops: Vec<Option<Op>> = code.into_iter().map(Some).collect();
+    for _round in 0..16 {
+        let threaded = super::thread::thread_known(&mut ops, &konst);
+        if !clean_up(&mut ops) && !threaded {
+            break;
+        }
+    }
+    // The rules that now jump out of their run: decision trees.
+    let mut code = compact(&ops);
+    super::dispatch::optimize(&mut code, &konst);
+    let mut ops: Vec<Option<Op>> = code.into_iter().map(Some).collect();
     for _round in 0..16 {
         if !clean_up(&mut ops) {
             break;
