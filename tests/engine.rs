@@ -66,6 +66,9 @@ fn specialised_code_matches_generic_code_on_rers_programs() {
         "2019/training-seq-reach/Problem11/Problem11.c",
         "2019/training-seq-reach/Problem12/Problem12.c",
         "2019/training-seq-reach/Problem13/Problem13.c",
+        // Rules that set `cf = 0` and fall into the next rule's guard: the
+        // shape jump threading is for.
+        "2019/seq-reach/Problem14/Problem14.c",
     ] {
         same_steps(&dir.join(rel).to_string_lossy(), 20_000);
     }
