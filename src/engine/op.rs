@@ -141,6 +141,25 @@ impl Op {
         }
     }
 
+    /// The address an instruction writes (scalar destinations only).
+    pub(super) fn dest(&self) -> Option<u32> {
+        match *self {
+            Op::Mov { dst, .. }
+            | Op::Add { dst, .. }
+            | Op::Sub { dst, .. }
+            | Op::Mul { dst, .. }
+            | Op::Div { dst, .. }
+            | Op::Rem { dst, .. }
+            | Op::Bin { dst, .. }
+            | Op::Neg { dst, .. }
+            | Op::Not { dst, .. }
+            | Op::BitNot { dst, .. }
+            | Op::Load { dst, .. }
+            | Op::LoadPtr { dst, .. } => Some(dst),
+            _ => None,
+        }
+    }
+
     /// The jump target, if the instruction is a jump.
     pub(super) fn target(&self) -> Option<u32> {
         match *self {

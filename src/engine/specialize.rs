@@ -45,7 +45,7 @@ struct InputAliases {
 
 impl InputAliases {
     fn compute(code: &[Op], input_addr: u32) -> Option<InputAliases> {
-        if code.iter().any(|op| dest(op) == Some(input_addr)) {
+        if code.iter().any(|op| op.dest() == Some(input_addr)) {
             return None;
         }
         let mut candidates: Vec<u32> = Vec::new();
@@ -69,7 +69,7 @@ impl InputAliases {
         let bit = |a: u32| candidates.iter().position(|&c| c == a).map(|k| 1u64 << k);
         // Transfer function of one instruction.
         let transfer = |op: &Op, set: u64| -> u64 {
-            match (*op, dest(op)) {
+            match (*op, op.dest()) {
                 (Op::Mov { dst, src }, _)
                     if src == input_addr || bit(src).is_some_and(|b| set & b != 0) =>
                 {
@@ -127,25 +127,6 @@ impl InputAliases {
                 .iter()
                 .position(|&c| c == a)
                 .is_some_and(|k| self.before[pc] & (1 << k) != 0)
-    }
-}
-
-/// The address an instruction writes (scalar destinations only).
-pub(super) fn dest(op: &Op) -> Option<u32> {
-    match *op {
-        Op::Mov { dst, .. }
-        | Op::Add { dst, .. }
-        | Op::Sub { dst, .. }
-        | Op::Mul { dst, .. }
-        | Op::Div { dst, .. }
-        | Op::Rem { dst, .. }
-        | Op::Bin { dst, .. }
-        | Op::Neg { dst, .. }
-        | Op::Not { dst, .. }
-        | Op::BitNot { dst, .. }
-        | Op::Load { dst, .. }
-        | Op::LoadPtr { dst, .. } => Some(dst),
-        _ => None,
     }
 }
 

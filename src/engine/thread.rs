@@ -19,7 +19,6 @@
 //! clean-up that follows.
 
 use super::op::Op;
-use super::specialize::dest;
 
 /// Values known at a point of a straight run: (address, value), few.
 type Facts = Vec<(u32, i32)>;
@@ -72,7 +71,7 @@ fn update(facts: &mut Facts, op: &Op, konst: &dyn Fn(u32) -> Option<i32>) {
         Op::Store { base, len, .. } => facts.retain(|f| !(base..base + len).contains(&f.0)),
         Op::StorePtr { .. } => facts.clear(),
         _ => {
-            if let Some(d) = dest(op) {
+            if let Some(d) = op.dest() {
                 facts.retain(|f| f.0 != d);
             }
         }
