@@ -434,6 +434,38 @@ fn guided_search_reaches_a_deep_rers_label() {
     assert_eq!(replay(&m, witness).unwrap(), Outcome::Error(81));
 }
 
+/// 2019 challenge reach P15 (C), error 14: the label's guard is reached
+/// by a rule that needs the counter `a1224489519` at 32, sixteen steps of
+/// +2 from its initial 0. The abstraction joins the counter, so its path
+/// to the label (nine steps) does not replay, and no breadth-first search
+/// gets 58 steps deep; the search that keeps one state per abstract key and
+/// counter value does, but its net needs more than the 20,000 states it
+/// was once capped at (with that cap it found nothing).
+#[test]
+fn a_counter_is_pumped_past_a_small_net() {
+    use rigor::absint::{counter_witness, explore_abstract_best};
+    use rigor::system::replay;
+    let Some(dir) = common::rers_dir() else {
+        return;
+    };
+    let path = dir.join("2019/seq-reach/Problem15/Problem15.c");
+    let p = rigor::frontend::load(&path.to_string_lossy()).unwrap();
+    let m = Machine::compile(&p).unwrap();
+    // The first round that completes is enough.
+    let (g, ()) = explore_abstract_best(&p, &m, &Budget::unlimited(), 2, |_| (0, ())).unwrap();
+    let abstract_path = g
+        .path_to_error(14)
+        .expect("the abstraction reaches error 14");
+    assert_ne!(replay(&m, &abstract_path), Ok(Outcome::Error(14)));
+    let run = counter_witness(&p, &m, &g, 14, &Budget::unlimited()).expect("a run to error 14");
+    assert_eq!(replay(&m, &run), Ok(Outcome::Error(14)));
+    assert!(
+        run.len() > 32,
+        "the counter is stepped 16 times: {}",
+        run.len()
+    );
+}
+
 /// The abstraction computes each state's successors on several threads;
 /// what it builds is the same on any number (RERS 2019 training problems,
 /// C and Java, with relevance, splitting and refinement rounds).

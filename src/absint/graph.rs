@@ -111,13 +111,19 @@ impl AbsGraph {
     /// where splitting was capped, is not looked for). Every step from
     /// `state` is then matched by an edge of the returned state.
     pub fn locate(&self, state: &[i32]) -> Option<StateId> {
+        self.locate_keyed(state).1
+    }
+
+    /// [`AbsGraph::locate`], with the key `state` has.
+    pub(super) fn locate_keyed(&self, state: &[i32]) -> (Vec<i64>, Option<StateId>) {
         let points: AbsState = state.iter().map(|&v| Interval::point(v)).collect();
         let key = self.cells.key(&points);
-        let &s = self.index.get(&key)?;
-        let values = &self.values[s as usize];
-        (values.len() == state.len()
-            && values.iter().zip(state).all(|(i, &v)| i.contains(v as i64)))
-        .then_some(s)
+        let found = self.index.get(&key).copied().filter(|&s| {
+            let values = &self.values[s as usize];
+            values.len() == state.len()
+                && values.iter().zip(state).all(|(i, &v)| i.contains(v as i64))
+        });
+        (key, found)
     }
 
     /// Per abstract state: the fewest steps of an abstract path from it

@@ -14,24 +14,26 @@
 //! first, keeping one state per abstract key and values of those counters
 //! (`representative_search`). That net is small (abstract states times
 //! counter values), so the search goes deep enough to pump the counters,
-//! and every path it finds is a real run. It can miss a label (the kept
-//! state may not be the one that gets there), never claim a wrong one; the
-//! caller replays the path before reporting it.
+//! and every path it finds is a real run. Its size is bounded by memory
+//! ([`MAX_NET_BYTES`]) and the budget, not by a count: labels of the 2019
+//! challenge behind counters need nets of 35,000 to 140,000 states. It can
+//! miss a label (the kept state may not be the one that gets there), never
+//! claim a wrong one; the caller replays the path before reporting it.
 
 use rustc_hash::FxHashSet;
 
 use super::explore::MAX_SPLIT;
 use super::graph::AbsGraph;
-use super::interval::Interval;
 use super::step::{AbsState, AbstractStep};
 use crate::engine::Machine;
 use crate::ir::Program;
 use crate::runtime::Budget;
 use crate::system::{Outcome, StateId, System};
 
-/// Most states one `representative_search` keeps (RERS 2019 training
-/// problem 13 needs at most 5 000 for its counter-guarded labels).
-pub const MAX_REPRESENTATIVES: usize = 20_000;
+/// Most bytes the states of one `representative_search` take (a state
+/// is `4 * width` bytes): the net's size is this, or the memory the budget
+/// lets it grow to, whichever is less.
+pub const MAX_NET_BYTES: usize = 1 << 30;
 
 /// A run to error `label`, if the shortest abstract path to it passes
 /// guards of some counters and `representative_search` keyed on those
@@ -49,7 +51,8 @@ pub fn counter_witness(
     if tracked.is_empty() {
         return None;
     }
-    representative_search(m, g, label, &tracked, MAX_REPRESENTATIVES, budget)
+    let max_states = MAX_NET_BYTES / (4 * m.state_width().max(1));
+    representative_search(m, g, label, &tracked, max_states, budget)
 }
 
 /// The counters some step of `path` (in `g`) depends on: every run of
@@ -118,19 +121,24 @@ fn representative_search(
     use std::hash::{BuildHasher, BuildHasherDefault};
     let hasher = BuildHasherDefault::<rustc_hash::FxHasher>::default();
     let dist = g.distance_to(&[label]);
-    // Keys are kept as hashes: a collision only drops a state.
-    let key_of = |s: &[i32]| {
-        let points: AbsState = s.iter().map(|&v| Interval::point(v)).collect();
-        let key = g.cells.keys(&points).0;
+    // A state's key, kept as a hash (a collision only drops a state), if
+    // some abstract path from it may still reach the label.
+    let alive_key = |s: &[i32]| {
+        let (key, at) = g.locate_keyed(s);
+        if at.is_some_and(|a| dist[a as usize] == u32::MAX) {
+            return None;
+        }
         let counters: Vec<i32> = tracked.iter().map(|&c| s[c]).collect();
-        hasher.hash_one((key, counters))
+        Some(hasher.hash_one((key, counters)))
     };
-    let alive = |s: &[i32]| g.locate(s).is_none_or(|a| dist[a as usize] != u32::MAX);
     let width = m.state_width();
     let mut states: Vec<i32> = m.initial_state();
     let mut parent: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
     let mut seen = FxHashSet::default();
-    seen.insert(key_of(&states));
+    seen.extend(alive_key(&states));
+    // The concrete states met, as hashes (a collision only drops a state).
+    let mut met: FxHashSet<u64> = FxHashSet::default();
+    met.insert(hasher.hash_one(&states));
     let mut scratch = m.scratch();
     let mut cur = vec![0; width];
     let mut next = vec![0; width];
@@ -156,7 +164,18 @@ fn representative_search(
                     return Some(path);
                 }
                 Outcome::Error(_) | Outcome::Blocked => {}
-                _ if parent.len() < max_states && alive(&next) && seen.insert(key_of(&next)) => {
+                // A state met before (an invalid input leaves it as it
+                // was) is not keyed again: keying it is the search's cost.
+                _ if parent.len() < max_states
+                    && next != cur
+                    && met.insert(hasher.hash_one(&next))
+                    && alive_key(&next).is_some_and(|k| seen.insert(k)) =>
+                {
+                    // The states' table doubles only where the memory
+                    // limit lets it.
+                    if states.len() == states.capacity() && !budget.can_grow(4 * states.len()) {
+                        return None;
+                    }
                     states.extend_from_slice(&next);
                     parent.push((head as u32, i as u16));
                 }
@@ -197,6 +216,21 @@ mod tests {
         let run = counter_witness(&p, &m, &g, 1, &Budget::unlimited()).expect("a run");
         assert_eq!(replay(&m, &run), Ok(Outcome::Error(1)));
         assert_eq!(run.len(), 11);
+    }
+
+    #[test]
+    fn the_net_stops_at_its_size() {
+        let (p, m) = bundled("reach-pump/Problem910.c");
+        let g = explore_abstract(&p, &m, &Budget::unlimited()).expect("explores");
+        let path = g.error_path(1).expect("an abstract path");
+        let step = AbstractStep::new(&p, &m).with_congruences(g.cells.congruence.clone());
+        let tracked = guarded_counters(&g, &step, &path, 1);
+        let search = |max| representative_search(&m, &g, 1, &tracked, max, &Budget::unlimited());
+        // The run goes round A ten times: a net of three states cannot
+        // hold it.
+        assert_eq!(search(3), None);
+        let run = search(1000).expect("a run");
+        assert_eq!(replay(&m, &run), Ok(Outcome::Error(1)));
     }
 
     #[test]
