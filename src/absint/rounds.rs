@@ -243,6 +243,11 @@ fn rounds_of<T>(
         if open == 0 {
             return Ok((0, g, learnt));
         }
+        // Counters whose odd steps never ran keep a finer class: every
+        // later round, the retry too, is cut by it (2019 challenge reach
+        // P16: a counter that starts at 1 and only ever steps by 2 never
+        // meets a guard `== -18`).
+        let finer = finer_congruences(p, m, &mut cells, &step.fired());
         if let Some(later) = retry.take().filter(|&w| best.is_none() && w > widen_after) {
             widen_after = later;
             retrying = true;
@@ -253,7 +258,6 @@ fn rounds_of<T>(
             // Widening later did not help: it was not what lost precision.
             widen_after = WIDEN_AFTER;
         }
-        let finer = finer_congruences(p, m, &mut cells, &step.fired());
         let refined = cells.relevance.is_some() && refine(&mut cells, &g, &liveness);
         keep((open, g, learnt), &mut best);
         if !finer && !refined {
@@ -548,5 +552,21 @@ mod tests {
         let c = m.layout().slot_names.iter().position(|n| n == "c").unwrap();
         assert_eq!(g.cells.congruence[c], Some((2, 0)));
         assert_eq!(g.error_labels(), [1]);
+    }
+
+    #[test]
+    fn the_retry_round_is_cut_by_the_congruences_the_first_learnt() {
+        // The first round, with no congruence known, reaches error 0 (c ==
+        // 7); it also learns that the +1 never ran. The round retried with
+        // later widening is already cut by c's class: two rounds, not three.
+        let (p, m) = bundled("reach-pump/Problem910.c");
+        let mut rounds = 0;
+        let judge = |g: &AbsGraph| {
+            rounds += 1;
+            (usize::from(g.error_labels().contains(&0)), ())
+        };
+        let (g, ()) = explore_abstract_best(&p, &m, &Budget::unlimited(), 1, judge).unwrap();
+        assert_eq!(g.error_labels(), [1]);
+        assert_eq!(rounds, 2);
     }
 }
