@@ -133,6 +133,17 @@ fn three_processes_agree_with_one() {
 }
 
 #[test]
+fn four_processes_agree_with_one() {
+    // Four processes of two threads: eight workers, more than the arrays
+    // problem has states at some levels, so some workers own none.
+    same_as_one_process_with(
+        &finite_problems()[2],
+        &["--processes", "4", "--threads", "2"],
+    );
+    same_as_one_process(&finite_problems()[4], "4");
+}
+
+#[test]
 fn two_processes_of_two_threads_agree_with_one() {
     same_as_one_process_with(
         &finite_problems()[2],
