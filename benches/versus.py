@@ -240,13 +240,12 @@ def main():
     try:
         build(work, a.program)
         program = os.path.abspath(a.program)
-        rigor = [a.bin, "reach", program, "--no-abstraction", "--quiet", "--json"]
         cap = [] if a.max_states is None else [str(a.max_states)]
+        rigor = [a.bin, "reach", program, "--no-abstraction", "--quiet", "--json"]
+        rigor += ["--max-states"] + cap if cap else []
         rows = [
-            ("rigor --threads 1", "rigor",
-             rigor + ["--threads", "1"] + (["--max-states"] + cap if cap else [])),
-            ("rigor --threads 2", "rigor",
-             rigor + ["--threads", "2"] + (["--max-states"] + cap if cap else [])),
+            ("rigor --threads 1", "rigor", rigor + ["--threads", "1"]),
+            ("rigor --threads 2", "rigor", rigor + ["--threads", "2"]),
             ("gcc -O2 BFS", "gcc", ["./bfs"] + cap),
         ]
         if not cap:

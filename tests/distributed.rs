@@ -134,8 +134,7 @@ fn three_processes_agree_with_one() {
 
 #[test]
 fn four_processes_agree_with_one() {
-    // Four processes of two threads: eight workers, more than the arrays
-    // problem has states at some levels, so some workers own none.
+    // Four processes of two threads (eight workers), and of one thread.
     same_as_one_process_with(
         &finite_problems()[2],
         &["--processes", "4", "--threads", "2"],

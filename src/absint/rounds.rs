@@ -243,10 +243,10 @@ fn rounds_of<T>(
         if open == 0 {
             return Ok((0, g, learnt));
         }
-        // Counters whose odd steps never ran keep a finer class: every
-        // later round, the retry too, is cut by it (2019 challenge reach
-        // P16: a counter that starts at 1 and only ever steps by 2 never
-        // meets a guard `== -18`).
+        // The counters' classes narrowed to the steps this round ran cut
+        // every later round, the retry too (2019 challenge reach P16: a
+        // counter that starts at 1 and whose +1 never runs is odd, so it
+        // never meets its guard `== -18`).
         let finer = finer_congruences(p, m, &mut cells, &step.fired());
         if let Some(later) = retry.take().filter(|&w| best.is_none() && w > widen_after) {
             widen_after = later;
