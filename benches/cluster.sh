@@ -33,7 +33,7 @@ for p in $PROCESSES; do for t in $THREADS; do configs+=("$p:$t"); done; done
 for _ in $(seq "$RUNS"); do
     for c in "${configs[@]}"; do
         p=${c%:*} t=${c#*:}
-        if [ "$p" = one ]; then how=(--no-abstraction); else how=(--processes "$p"); fi
+        if [ "$p" = one ]; then how=(--no-abstraction); else how=(--processes "$p" --no-abstraction); fi
         "$BIN" reach "$PROGRAM" "${how[@]}" --threads "$t" "${LIMIT[@]}" --quiet --json \
             > "$tmp/json" 2> /dev/null || true
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["seconds"], d["peak_memory"], d["states"], d["state_bytes"])' \

@@ -111,7 +111,7 @@ pub enum UnOp {
 /// Binary operators. Arithmetic wraps at 32 bits; `/` and `%` truncate
 /// toward zero (C99 and Java agree); comparisons and logical operators yield
 /// 0 or 1. `LogAnd`/`LogOr` short-circuit.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BinOp {
     /// `a + b`
     Add,

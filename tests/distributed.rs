@@ -75,10 +75,13 @@ fn same_as_one_process(program: &Path, processes: &str) {
     same_as_one_process_with(program, &["--processes", processes]);
 }
 
+/// The plain search (no abstraction) over the processes `flags` give
+/// against the one in one process.
 fn same_as_one_process_with(program: &Path, flags: &[&str]) {
     let processes = flags.join(" ");
     let one = report(program, &["--no-abstraction", "--threads", "1"]);
-    let many = report(program, flags);
+    let plain: Vec<&str> = flags.iter().copied().chain(["--no-abstraction"]).collect();
+    let many = report(program, &plain);
     assert_eq!(many["complete"], true, "{}", program.display());
     // The search in one process stops once every label is found; the
     // distributed one always goes to the end.
@@ -168,11 +171,11 @@ fn three_processes_write_the_files_of_one_on_a_rers_program() {
     };
     let program = dir.join("2019/training-seq-reach/Problem11/Problem11.c");
     let one = answer_files(&program, &["--no-abstraction", "--threads", "1"]);
-    let many = answer_files(&program, &["--processes", "3"]);
+    let many = answer_files(&program, &["--processes", "3", "--no-abstraction"]);
     assert!(one.1.lines().count() > 20, "{}", one.1);
     assert_eq!(one.0, many.0, "answer lines");
     assert_eq!(one.1, many.1, "witness files");
-    let r = report(&program, &["--processes", "3"]);
+    let r = report(&program, &["--processes", "3", "--no-abstraction"]);
     assert_eq!(r["states"], 2_881_669);
     let bytes = r["state_bytes"].as_u64().unwrap();
     assert!((1..=16).contains(&bytes), "{bytes} bytes per state");
@@ -182,9 +185,66 @@ fn three_processes_write_the_files_of_one_on_a_rers_program() {
 fn two_processes_write_the_files_of_one_on_the_bundled_problems() {
     for p in finite_problems() {
         let one = answer_files(&p, &["--no-abstraction", "--threads", "1"]);
-        let many = answer_files(&p, &["--processes", "2", "--threads", "2"]);
+        let many = answer_files(
+            &p,
+            &["--processes", "2", "--threads", "2", "--no-abstraction"],
+        );
         assert_eq!(one, many, "{}", p.display());
     }
+}
+
+/// Per label: its verdict, the engine that settled it, whether it is
+/// certified, and its witness.
+fn settled(r: &serde_json::Value) -> Vec<String> {
+    let mut v: Vec<String> = (r["verdicts"].as_array().unwrap().iter())
+        .map(|v| {
+            let field = |f: &str| v[f].to_string();
+            ["property", "verdict", "engine", "certified", "witness"]
+                .map(field)
+                .join(" ")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// With the abstraction (the default), the last process builds it once
+/// and hands it, with the labels still looked for, to every process; each
+/// prunes its part of the search with it. The verdicts, the engines that
+/// settled them, their certification and the witnesses are one process's;
+/// a label only the pruned search settles is certified from what every
+/// process pruned.
+#[test]
+fn the_processes_prune_with_the_abstraction_the_last_one_builds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("reach-")
+        })
+        // Its labels need the invariant engine, which a cluster does not run.
+        .filter(|p| !p.ends_with("reach-relational"))
+        .flat_map(|p| std::fs::read_dir(p).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 14, "{programs:?}");
+    for p in &programs {
+        let one = report(p, &["--threads", "1"]);
+        let many = report(p, &["--processes", "2"]);
+        assert_eq!(settled(&one), settled(&many), "{}", p.display());
+    }
+    let pruned = dir.join("reach-pruned/Problem917.c");
+    let r = report(&pruned, &["--processes", "3"]);
+    assert!(r["pruned"].as_u64().unwrap() >= 1, "{r}");
+    let label0 = &r["verdicts"].as_array().unwrap()[0];
+    assert_eq!(label0["engine"], "pruned-exploration", "{r}");
+    assert_eq!(label0["certified"], true, "{r}");
 }
 
 #[test]
@@ -192,7 +252,14 @@ fn a_limit_stops_every_process_and_the_answers_found_stay() {
     let counter = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/reach-counter/Problem907.c");
     // A state limit, not a deadline: how far a deadline gets depends on the
     // machine's load (a loaded CI machine once stored one state in 2 s).
-    let r = report(&counter, &["--processes", "2", "--max-states", "20000"]);
+    let flags = [
+        "--processes",
+        "2",
+        "--max-states",
+        "20000",
+        "--no-abstraction",
+    ];
+    let r = report(&counter, &flags);
     assert_eq!(r["complete"], false);
     let found = verdicts(&r).iter().filter(|v| v.1 == Some(true)).count();
     assert!(found >= 1, "{r}");
@@ -241,13 +308,14 @@ fn pair(members: [(&Path, &str); 2]) -> Vec<(bool, String)> {
 }
 
 /// Process `k` of the cluster at `addresses`, on `program` with `flags`,
-/// its output piped.
+/// its output piped; the plain search (no abstraction).
 fn member(program: &Path, k: usize, addresses: &str, flags: &[&str]) -> std::process::Child {
     Command::new(rigor_bin())
         .arg("reach")
         .arg(program)
         .args([
             "--quiet",
+            "--no-abstraction",
             "--process",
             &k.to_string(),
             "--addresses",

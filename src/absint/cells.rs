@@ -22,7 +22,7 @@ use crate::ir::{ArrayRef, BinOp, Expr, Place, Program};
 use crate::system::System;
 
 /// Which slots are numeric, and the cuts of each numeric slot.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Cells {
     /// Per slot: `None` for a control slot, the sorted cuts (first values of
     /// each cell after the first) for a numeric one.

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use super::cells::Cells;
 use super::interval::Interval;
@@ -13,7 +14,7 @@ use super::step::AbsState;
 use crate::system::{replay, IoGraph, Outcome, StateId, System, NO_STATE};
 
 /// One abstract edge.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct AbsEdge {
     /// Input number.
     pub input: u16,
@@ -50,7 +51,7 @@ impl AbsEdge {
 
 /// A fault site of the abstraction: the step from `state` on `input` may
 /// fault in some run ([`super::bounds`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AbsFault {
     /// The abstract state.
     pub state: StateId,
@@ -61,7 +62,7 @@ pub struct AbsFault {
 }
 
 /// The complete abstract transition system (state 0 is initial).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct AbsGraph {
     /// Input names.
     pub inputs: Vec<String>,
@@ -262,5 +263,45 @@ impl IoGraph for AbsGraph {
         for e in &self.edges[s as usize] {
             f(e.input as usize, e.outcome(), e.target);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::runtime::Budget;
+    use crate::system::System;
+
+    /// Serialized (to hand to the processes of a cluster), a graph locates every state of a random run where
+    /// the original does, and has the same edges.
+    #[test]
+    fn a_graph_read_back_from_its_bytes_locates_as_the_original() {
+        use rand::{Rng, SeedableRng};
+        let mut read_back = 0;
+        for rel in super::super::BUNDLED {
+            let (p, m) = super::super::bundled(rel);
+            // The arrays problem has no abstraction.
+            let Ok(g) = super::super::explore_abstract(&p, &m, &Budget::unlimited()) else {
+                continue;
+            };
+            read_back += 1;
+            let bytes = bincode::serialize(&g).expect("serializes");
+            let back: super::AbsGraph = bincode::deserialize(&bytes).expect("reads back");
+            assert_eq!(back.edges, g.edges, "{rel}");
+            assert_eq!(back.values, g.values, "{rel}");
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+            let mut scratch = m.scratch();
+            let mut s = m.initial_state();
+            let mut next = s.clone();
+            for _ in 0..200 {
+                assert_eq!(back.locate(&s), g.locate(&s), "{rel}: {s:?}");
+                let input = rng.random_range(0..m.n_inputs());
+                match m.step(&mut scratch, &s, input, &mut next) {
+                    Ok(o) if o.goes_on() => std::mem::swap(&mut s, &mut next),
+                    _ => s = m.initial_state(),
+                }
+            }
+        }
+        assert!(read_back >= 5, "{read_back}");
+        assert!(bincode::deserialize::<super::AbsGraph>(b"not a graph").is_err());
     }
 }

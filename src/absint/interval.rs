@@ -11,7 +11,7 @@
 use crate::ir::BinOp;
 
 /// A non-empty interval of `i32` values; bounds kept as `i64`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     /// Least value.
     pub lo: i64,

@@ -65,4 +65,7 @@ pub enum ClusterRunError {
     /// The processes could not search together.
     #[error(transparent)]
     Search(#[from] crate::explore::distributed::DistributedError),
+    /// The abstraction the reporter handed out could not be read.
+    #[error("the abstraction handed out by the last process could not be read: {0}")]
+    HandOut(bincode::Error),
 }

@@ -25,9 +25,10 @@ use std::sync::Arc;
 
 use super::certify::PendingCheck;
 
-use crate::absint::AbstractGuide;
+use crate::absint::{AbsGraph, AbstractGuide};
 use crate::certificate::{Bound, Certificate, Region, SecondReading};
 use crate::engine::{Machine, Storage};
+use crate::explore::distributed::{MakePruner, Pruner};
 use crate::explore::{Estimate, Guide};
 use crate::ir::{GlobalKind, Program};
 
@@ -147,6 +148,78 @@ impl Guide for RecordingGuide<'_, '_> {
             }
         }
         e
+    }
+}
+
+/// The mark of a pruned state found in no region of its abstract state
+/// ([`AbstractPruner`]).
+const OUTSIDE: u64 = u64::MAX;
+
+/// The abstraction's pruning on one worker of a distributed search:
+/// a state whose abstract state reaches none of the labels looked for is
+/// left unexpanded, and marked with its abstract state once
+/// [`SlotBoxes`] has confirmed it lies in its region ([`OUTSIDE`] if not),
+/// as [`RecordingGuide`] records in one process.
+pub struct AbstractPruner {
+    graph: Arc<AbsGraph>,
+    /// Per abstract state: whether no abstract path from it reaches a label
+    /// looked for.
+    dead: Arc<Vec<bool>>,
+    boxes: Option<Arc<SlotBoxes>>,
+    marks: BTreeSet<u64>,
+}
+
+impl AbstractPruner {
+    /// Makes the pruner of each worker searching for `labels` with the
+    /// abstraction `graph` (and, to certify what the pruning proves, its
+    /// certificate's `boxes`).
+    pub fn maker(graph: Arc<AbsGraph>, labels: &[u32], boxes: Option<SlotBoxes>) -> MakePruner {
+        let dead: Arc<Vec<bool>> = Arc::new(
+            graph
+                .distance_to(labels)
+                .iter()
+                .map(|&d| d == u32::MAX)
+                .collect(),
+        );
+        let boxes = boxes.map(Arc::new);
+        Arc::new(move || {
+            Box::new(AbstractPruner {
+                graph: Arc::clone(&graph),
+                dead: Arc::clone(&dead),
+                boxes: boxes.clone(),
+                marks: BTreeSet::new(),
+            }) as Box<dyn Pruner>
+        })
+    }
+
+    /// Where the states the pruners marked with `marks` lie (every
+    /// worker's marks together).
+    pub fn pruned(marks: &[u64]) -> Pruned {
+        Pruned {
+            dead: (marks.iter())
+                .filter(|&&k| k != OUTSIDE)
+                .map(|&k| k as usize)
+                .collect(),
+            outside: u64::from(marks.contains(&OUTSIDE)),
+        }
+    }
+}
+
+impl Pruner for AbstractPruner {
+    fn prune(&mut self, state: &[i32]) -> bool {
+        let Some(a) = self.graph.locate(state) else {
+            return false;
+        };
+        if !self.dead.get(a as usize).copied().unwrap_or(false) {
+            return false;
+        }
+        let inside = (self.boxes.as_ref()).is_some_and(|b| b.contains(a as usize, state));
+        self.marks.insert(if inside { a as u64 } else { OUTSIDE });
+        true
+    }
+
+    fn marks(&self) -> Vec<u64> {
+        self.marks.iter().copied().collect()
     }
 }
 
@@ -316,6 +389,45 @@ mod tests {
         assert_eq!(sub.regions[0].next, vec![1]);
         assert_eq!(sub.regions[1].bounds, c.regions[3].bounds);
         assert_eq!(sub.regions[1].next, vec![0, 1]);
+    }
+
+    #[test]
+    fn a_pruner_marks_the_regions_of_what_it_prunes_and_outside_when_not_in_one() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/problems/reach-pruned/Problem917.c"
+        );
+        let p = crate::frontend::load(path).unwrap();
+        let m = Machine::compile(&p).unwrap();
+        let budget = crate::runtime::Budget::unlimited();
+        let g = Arc::new(crate::absint::explore_abstract(&p, &m, &budget).unwrap());
+        let c = crate::check::reach::certificate_of(&p, &m, &g);
+        // Looking for label 0 (`a == 1 && x != y`), mode 2 is dead.
+        let slot = |name: &str| {
+            let k = p.globals.iter().position(|g| g.name == name).unwrap();
+            match m.layout().storage[k] {
+                Storage::State(a) => a as usize,
+                s => panic!("{name}: {s:?}"),
+            }
+        };
+        let mut mode2 = crate::system::System::initial_state(&m);
+        mode2[slot("a")] = 2;
+        mode2[slot("x")] = 3;
+        mode2[slot("y")] = 3;
+        let init = crate::system::System::initial_state(&m);
+        let mut boxed = AbstractPruner::maker(Arc::clone(&g), &[0], SlotBoxes::new(&p, &m, &c))();
+        assert!(!boxed.prune(&init), "mode 1 reaches label 0");
+        assert!(boxed.prune(&mode2));
+        let marks = boxed.marks();
+        assert_eq!(marks.len(), 1);
+        let pruned = AbstractPruner::pruned(&marks);
+        assert_eq!((pruned.dead.len(), pruned.outside), (1, 0));
+        // Without the boxes, a pruned state is in no region it can be seen
+        // in: nothing it proves is certified.
+        let mut bare = AbstractPruner::maker(g, &[0], None)();
+        assert!(bare.prune(&mode2));
+        let pruned = AbstractPruner::pruned(&bare.marks());
+        assert_eq!((pruned.dead.len(), pruned.outside), (0, 1));
     }
 
     #[test]

@@ -55,7 +55,13 @@ pub struct Args {
 /// Runs `rigor reach`.
 pub fn run(args: &Args) -> CliResult {
     if let Some(n) = args.cluster.processes {
-        let command = ["reach".to_string(), args.program.clone()];
+        // The other processes prune and certify as this one does.
+        let mut command = vec!["reach".to_string(), args.program.clone()];
+        let flags = [
+            (args.no_abstraction, "--no-abstraction"),
+            (args.no_certify, "--no-certify"),
+        ];
+        command.extend(flags.iter().filter(|f| f.0).map(|f| f.1.to_string()));
         return run_processes(
             n,
             &command,
@@ -78,14 +84,8 @@ pub fn run(args: &Args) -> CliResult {
     // when the run ends.
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
     let opts = ReachOptions {
-        abstraction: !args.no_abstraction,
-        seed_log: args.seed_log.clone(),
-        observer: args.limits.observer(),
-        certify: !args.no_certify,
-        keep_certificate: args.certificate.is_some(),
         on_verdict: Some(answer_sink(&stream)),
-        threads: args.threads,
-        invariant_worker: super::horn_worker::command(),
+        ..options(args)
     };
     // A contradicting answer stops the run.
     let (budget, stop) = args.limits.budget()?.cancellable();
@@ -93,6 +93,20 @@ pub fn run(args: &Args) -> CliResult {
     let r = reach::solve(&args.program, &budget, &opts)?;
     drop(opts);
     finish(args, stream, &r)
+}
+
+/// The pipeline's options from `args` (no verdict sink).
+fn options(args: &Args) -> ReachOptions {
+    ReachOptions {
+        abstraction: !args.no_abstraction,
+        seed_log: args.seed_log.clone(),
+        observer: args.limits.observer(),
+        certify: !args.no_certify,
+        keep_certificate: args.certificate.is_some(),
+        on_verdict: None,
+        threads: args.threads,
+        invariant_worker: super::horn_worker::command(),
+    }
 }
 
 /// A sink writing each settled label to `stream` as it is told.
@@ -155,9 +169,14 @@ pub fn finish(args: &Args, stream: Arc<AnswerStream>, r: &ReachReport) -> CliRes
 pub fn run_member(args: &Args, k: usize) -> CliResult {
     let cluster = args.cluster.cluster(k, args.threads)?;
     let stream = AnswerStream::for_run(&args.program, args.json, args.witness.as_deref())?;
-    let tell = answer_sink(&stream);
+    let opts = ReachOptions {
+        on_verdict: Some(answer_sink(&stream)),
+        ..options(args)
+    };
     let budget = args.limits.budget()?;
-    match reach::solve_distributed(&args.program, &budget, &cluster, Some(&tell))? {
+    let r = reach::solve_distributed(&args.program, &budget, &cluster, &opts)?;
+    drop(opts);
+    match r {
         Some(r) => finish(args, stream, &r),
         None => Ok(0),
     }

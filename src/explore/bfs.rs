@@ -101,6 +101,10 @@ pub struct Exploration {
     pub store: StateStore,
     /// States left unexpanded by the pruner.
     pub pruned: u64,
+    /// What a distributed search's pruners marked of the states they left
+    /// (every worker's, sorted: [`super::distributed::Pruner::marks`]);
+    /// empty for the others.
+    pub marks: Vec<u64>,
 }
 
 /// `bytes` spread over `states`, rounded up: what a search's store takes
@@ -468,6 +472,7 @@ fn explore_inner<S: System>(
         state_bytes,
         store,
         pruned,
+        marks: Vec::new(),
     }
 }
 

@@ -499,6 +499,7 @@ pub fn explore_in_rounds<S: System + Sync>(
         ),
         store: StateStore::new(0),
         pruned: 0,
+        marks: Vec::new(),
     }
 }
 

@@ -28,6 +28,7 @@
 use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use super::interval::mirror;
 use super::interval::Interval;
@@ -44,14 +45,14 @@ const MAX_DEPTH: u32 = 64;
 /// What a comparison reads: a state slot, or the element at a constant
 /// index of the array a pointer slot points to (`35 == a195[2]` with
 /// `int *a195`, as the 2019 challenge programs compare).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 enum Operand {
     Slot(u32),
     Element { pointer: u32, index: u32 },
 }
 
 /// A comparison of one operand with a constant: `operand op value`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 struct Atom {
     on: Operand,
     op: BinOp,
@@ -60,7 +61,7 @@ struct Atom {
 
 /// An array element a pointer atom may read: a constant (the arrays no
 /// step writes) or a state slot.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 enum Element {
     Const(i64),
     Slot(u32),
@@ -105,7 +106,7 @@ struct Site {
 /// of the mode: 2019 challenge problem 18 has 19,728 comparisons in its
 /// sites, 1,295 of them distinct), so that a state decides each one once,
 /// and the sites' comparisons and reads in two flat lists, in site order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct FlatSites {
     /// The distinct comparisons.
     atoms: Vec<Atom>,
@@ -118,7 +119,7 @@ struct FlatSites {
 }
 
 /// One site of [`FlatSites`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct FlatSite {
     atoms: (u32, u32),
     reads: (u32, u32),
@@ -161,7 +162,7 @@ impl FlatSites {
 }
 
 /// The sites of a program and how often each slot decides one.
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Relevance {
     sites: FlatSites,
     /// Per slot: the number of site comparisons on it (higher first).
@@ -191,10 +192,13 @@ pub struct Relevance {
     /// bounds lie among their constants ([`Relevance::memo_key`]; a
     /// program with thousands of sites asks again and again for the few
     /// combinations its modes take).
+    #[serde(skip)]
     memo: Mutex<FxHashMap<Vec<u32>, Vec<bool>>>,
     /// Questions [`Relevance::relevant`] was asked, and how many of them the
     /// memo answered: see [`MEMO_TRIAL`].
+    #[serde(skip)]
     asked: AtomicU64,
+    #[serde(skip)]
     remembered: AtomicU64,
 }
 

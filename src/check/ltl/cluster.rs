@@ -41,6 +41,8 @@ pub fn solve_distributed(
         Wanted {
             keep_graph: true,
             on_error: None,
+            pruners: None,
+            labels: None,
         },
     )?;
     let Some(ex) = ex else {

@@ -31,9 +31,11 @@ use crate::ir::Program;
 use crate::runtime::{Budget, StopReason};
 use crate::system::{replay, Outcome, System};
 
+mod cluster;
 pub mod portfolio;
 
 pub use super::reach_report::{Evidence, LabelVerdict, ReachReport, VerdictSink};
+pub use cluster::solve_distributed;
 pub use portfolio::{search_stage, solve_program};
 
 /// Share of the time the breadth-first search gets when an abstraction
@@ -186,7 +188,7 @@ fn reached(label: u32, path: &[usize], inputs: &[String]) -> LabelVerdict {
 }
 
 /// The certificate of the labels the abstraction `g` never reaches.
-fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
+pub(crate) fn certificate_of(p: &Program, m: &Machine, g: &AbsGraph) -> Certificate {
     let reached = g.error_labels();
     let claims: Vec<u32> = (m.error_labels.iter())
         .copied()
@@ -489,58 +491,6 @@ pub fn report<S: System>(sys: &S, program: &str, ex: &Exploration) -> ReachRepor
         invariants: Vec::new(),
         progress: Vec::new(),
     }
-}
-
-/// The plain breadth-first search of the program at `path` with this
-/// process as one of `cluster`'s (no abstraction: every label is settled
-/// by the search, every witness replayed). The report on the last process,
-/// `None` on the others; there, `on_verdict` is told each reachable label
-/// as soon as the search knows its shortest witness and it replays, in the
-/// order the search in one process finds them. A process lost later does
-/// not take back what was told.
-pub fn solve_distributed(
-    path: &str,
-    budget: &Budget,
-    cluster: &crate::explore::distributed::Cluster,
-    on_verdict: Option<&VerdictSink>,
-) -> Result<Option<ReachReport>, super::ClusterRunError> {
-    let p = crate::frontend::load(path).map_err(InputError::from)?;
-    let m = Arc::new(Machine::compile(&p).map_err(InputError::from)?);
-    let fingerprint = p.fingerprint();
-    let on_error = on_verdict.map(|sink| {
-        let (m, sink) = (Arc::clone(&m), Arc::clone(sink));
-        Arc::new(move |label: u32, path: &[usize]| {
-            if replay(m.as_ref(), path) == Ok(Outcome::Error(label)) {
-                sink(&reached(label, path, m.inputs()));
-            }
-        }) as crate::explore::ErrorFound
-    });
-    let wanted = crate::explore::distributed::Wanted {
-        keep_graph: false,
-        on_error,
-    };
-    let ex = crate::explore::distributed::explore_distributed(
-        Arc::clone(&m),
-        fingerprint,
-        cluster,
-        budget,
-        wanted,
-    )?;
-    let Some(ex) = ex else {
-        return Ok(None);
-    };
-    let r = report(m.as_ref(), path, &ex);
-    if let Some(tell) = on_verdict {
-        // Told again (the sink keeps the first), in case the search could
-        // not tell one before it ended.
-        for &(label, _, _) in &ex.errors {
-            let found = r.verdicts.iter().find(|v| v.property == label);
-            if let Some(v) = found.filter(|v| v.verdict.is_some()) {
-                tell(v);
-            }
-        }
-    }
-    Ok(Some(r))
 }
 
 #[cfg(test)]

@@ -313,7 +313,7 @@ pub fn search_stage(
     r.pruned = ex.pruned;
     let bfs_stopped = ex.stopped;
     drop(ex);
-    let (Some((_, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
+    let (Some((p, g)), Some(guide)) = (abstraction, guide.as_mut()) else {
         // Without an abstraction the search looked for every label; those
         // it did not reach may have a witness from the partial graph.
         for v in r.verdicts.iter_mut().filter(|v| v.verdict.is_none()) {
@@ -325,38 +325,13 @@ pub fn search_stage(
         }
         return r;
     };
-    r.abstract_states = Some(g.n_states() as u64);
-    let wanted = wanted.unwrap_or_default();
-    let mut unknown = Vec::new();
-    for v in &mut r.verdicts {
-        match early.iter().find(|e| e.0 == v.property) {
-            // Replayed above; the search did not look for it.
-            Some((_, path)) => {
-                if let Some(note) = v.accept_witness(m, path, "witness") {
-                    r.notes.push(note);
-                    v.verdict = None;
-                }
-            }
-            None if !wanted.contains(&v.property) => {
-                v.verdict = Some(false);
-                v.engine = Some(Evidence::Abstraction);
-            }
-            None if v.verdict.is_some() => {
-                if v.verdict == Some(false) {
-                    v.engine = Some(Evidence::PrunedExploration);
-                    v.certified = Some(false);
-                }
-            }
-            None => unknown.push(v.property),
-        }
-    }
-    if let (Some((p, _)), Some((c, _)), Some(pruned)) = (abstraction, &boxed, &pruning) {
-        let labels: Vec<u32> = (r.verdicts.iter())
-            .filter(|v| v.engine == Some(Evidence::PrunedExploration))
-            .map(|v| v.property)
-            .collect();
-        certify_pruned(&mut r, p, program, c, &labels, pruned, budget);
-    }
+    let pruned = PrunedSearch {
+        abstraction: (p, g),
+        early,
+        boxed: boxed.as_ref(),
+        pruning: pruning.as_ref(),
+    };
+    let unknown = pruned.settle(&mut r, m, program, budget);
     // The labels left: a search guided by the abstract distance.
     if unknown.is_empty() || bfs_stopped == Some(StopReason::MemoryLimit) {
         return r;
@@ -387,4 +362,69 @@ pub fn search_stage(
     }
     r.notes.extend(found.notes);
     r
+}
+
+/// A breadth-first search pruned by the abstraction `g` of `p`, as
+/// [`PrunedSearch::settle`] reads it.
+pub(super) struct PrunedSearch<'a> {
+    /// The program and its abstraction.
+    pub abstraction: (&'a Arc<Program>, &'a AbsGraph),
+    /// The witnesses replayed before the search, which it did not look for.
+    pub early: &'a [(u32, Vec<usize>)],
+    /// The abstraction's certificate and its regions on the state slots,
+    /// where the pruning is to be certified.
+    pub boxed: Option<&'a (Certificate, SlotBoxes)>,
+    /// Where the states it pruned lie.
+    pub pruning: Option<&'a Pruned>,
+}
+
+impl PrunedSearch<'_> {
+    /// Settles, in `r` (the search's report on `m`, read from `program`),
+    /// what the search and the abstraction prove: the early witnesses,
+    /// the labels the abstraction never reaches (unreachable by it), and
+    /// the labels the search looked for and never found, once it ended
+    /// (unreachable by the pruned search, certified where the pruning can
+    /// be). Returns the labels left open.
+    pub fn settle(
+        &self,
+        r: &mut ReachReport,
+        m: &Machine,
+        program: &str,
+        budget: &Budget,
+    ) -> Vec<u32> {
+        let (p, g) = self.abstraction;
+        r.abstract_states = Some(g.n_states() as u64);
+        let wanted = wanted_labels(m, g);
+        let mut unknown = Vec::new();
+        for v in &mut r.verdicts {
+            match self.early.iter().find(|e| e.0 == v.property) {
+                // Replayed above; the search did not look for it.
+                Some((_, path)) => {
+                    if let Some(note) = v.accept_witness(m, path, "witness") {
+                        r.notes.push(note);
+                        v.verdict = None;
+                    }
+                }
+                None if !wanted.contains(&v.property) => {
+                    v.verdict = Some(false);
+                    v.engine = Some(Evidence::Abstraction);
+                }
+                None if v.verdict.is_some() => {
+                    if v.verdict == Some(false) {
+                        v.engine = Some(Evidence::PrunedExploration);
+                        v.certified = Some(false);
+                    }
+                }
+                None => unknown.push(v.property),
+            }
+        }
+        if let (Some((c, _)), Some(pruned)) = (self.boxed, self.pruning) {
+            let labels: Vec<u32> = (r.verdicts.iter())
+                .filter(|v| v.engine == Some(Evidence::PrunedExploration))
+                .map(|v| v.property)
+                .collect();
+            certify_pruned(r, p, program, c, &labels, pruned, budget);
+        }
+        unknown
+    }
 }

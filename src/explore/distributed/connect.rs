@@ -197,6 +197,57 @@ pub fn connect(
     Ok(sockets)
 }
 
+/// Hands `bytes` from the last process to every other over the connected
+/// `sockets`, before timely takes them: the last process (`me`) sends
+/// them, length first, and returns them; every other reads what the last
+/// sends until `deadline` and returns that.
+pub fn hand_out(
+    sockets: &mut [Option<TcpStream>],
+    me: usize,
+    bytes: &[u8],
+    deadline: Instant,
+) -> Result<Vec<u8>, ConnectError> {
+    let last = sockets.len().saturating_sub(1);
+    let io = |k: usize| {
+        move |source| ConnectError::Io {
+            address: format!("process {k}"),
+            source,
+        }
+    };
+    if me == last {
+        for (k, s) in sockets.iter_mut().enumerate() {
+            if let Some(s) = s {
+                s.write_all(&(bytes.len() as u64).to_le_bytes())
+                    .and_then(|()| s.write_all(bytes))
+                    .map_err(io(k))?;
+            }
+        }
+        return Ok(bytes.to_vec());
+    }
+    let Some(s) = sockets.get_mut(last).and_then(Option::as_mut) else {
+        return Ok(Vec::new());
+    };
+    let wait = deadline.saturating_duration_since(Instant::now());
+    // A zero timeout would mean none.
+    s.set_read_timeout(Some(wait.max(Duration::from_millis(1))))
+        .map_err(io(last))?;
+    let mut length = [0u8; 8];
+    s.read_exact(&mut length).map_err(io(last))?;
+    let length = u64::from_le_bytes(length);
+    let mut got = Vec::new();
+    // What arrives, not what the length claims, takes the memory.
+    let read = (&mut *s)
+        .take(length)
+        .read_to_end(&mut got)
+        .map_err(io(last))?;
+    s.set_read_timeout(None).map_err(io(last))?;
+    if read as u64 != length {
+        let short = io::Error::new(io::ErrorKind::UnexpectedEof, "the hand-out was cut short");
+        return Err(io(last)(short));
+    }
+    Ok(got)
+}
+
 fn absent(process: usize, address: &str, limit: Duration) -> ConnectError {
     ConnectError::Absent {
         process,
@@ -276,6 +327,45 @@ mod tests {
         let p1 = connect(&a, 1, ID, Duration::from_secs(10));
         assert!(p1.is_ok());
         assert!(p0.join().unwrap().is_ok());
+    }
+
+    #[test]
+    fn the_last_process_hands_its_bytes_to_every_other() {
+        let a = addresses(3);
+        let handles: Vec<_> = (0..3)
+            .map(|k| {
+                let a = a.clone();
+                std::thread::spawn(move || {
+                    let mut sockets = connect(&a, k, ID, Duration::from_secs(10)).unwrap();
+                    let mine = if k == 2 {
+                        vec![7u8; 100_000]
+                    } else {
+                        Vec::new()
+                    };
+                    let until = Instant::now() + Duration::from_secs(10);
+                    hand_out(&mut sockets, k, &mine, until).unwrap()
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), vec![7u8; 100_000]);
+        }
+    }
+
+    #[test]
+    fn a_hand_out_that_never_comes_ends_the_wait_at_the_deadline() {
+        let a = addresses(2);
+        let a1 = a.clone();
+        // The last process connects and says nothing more.
+        let last = std::thread::spawn(move || {
+            let sockets = connect(&a1, 1, ID, Duration::from_secs(10)).unwrap();
+            std::thread::sleep(Duration::from_secs(2));
+            drop(sockets);
+        });
+        let mut sockets = connect(&a, 0, ID, Duration::from_secs(10)).unwrap();
+        let until = Instant::now() + Duration::from_millis(300);
+        assert!(hand_out(&mut sockets, 0, &[], until).is_err());
+        last.join().unwrap();
     }
 
     #[test]

@@ -37,9 +37,11 @@ pub(super) fn gather<S: System>(
         l.depth,
         l.stopped.map(stop_code),
         l.store_bytes(),
+        l.pruned,
     );
     let errors: Vec<(u32, u32, Key)> = l.errors.iter().map(|(&lb, &(d, k))| (lb, d, k)).collect();
-    let all = to_reporter(worker, [(summary, errors, l.faults.clone())]);
+    let marks = l.pruner.as_ref().map(|p| p.marks()).unwrap_or_default();
+    let all = to_reporter(worker, [(summary, errors, l.faults.clone(), marks)]);
     let keep_graph = l.graph;
     drop(l);
     let is_reporter = worker.index() + 1 == worker.peers();
@@ -47,9 +49,11 @@ pub(super) fn gather<S: System>(
     let mut best: BTreeMap<u32, (u32, Key)> = BTreeMap::new();
     let mut faults: Vec<(u32, Key)> = Vec::new();
     let (mut states, mut transitions, mut depth, mut stopped) = (0u64, 0u64, 0u32, None);
-    let mut bytes = 0u64;
-    for ((n, t, d, s, b), errors, fs) in all {
+    let (mut bytes, mut pruned, mut all_marks) = (0u64, 0u64, Vec::new());
+    for ((n, t, d, s, b, p), errors, fs, marks) in all {
         states += n;
+        pruned += p;
+        all_marks.extend(marks);
         bytes += b;
         transitions += t;
         depth = depth.max(d);
@@ -138,7 +142,12 @@ pub(super) fn gather<S: System>(
         elapsed: started.elapsed(),
         state_bytes: bytes_per_state(bytes, states),
         store: crate::explore::store::StateStore::new(sys.state_width()),
-        pruned: 0,
+        pruned,
+        marks: {
+            all_marks.sort_unstable();
+            all_marks.dedup();
+            all_marks
+        },
     })
 }
 

@@ -212,6 +212,13 @@ struct Local {
     /// (`Local::number`), as far as the levels are ranked: the way back
     /// from any state, on the reporter.
     way: DeltaLog,
+    /// Leaves states unexpanded, if the search prunes.
+    pruner: Option<Box<dyn Pruner>>,
+    /// On the reporter, the labels looked for, if not all: once each is
+    /// told, the search stops.
+    looked_for: Option<Vec<u32>>,
+    /// States left unexpanded.
+    pruned: u64,
 }
 
 impl Local {
@@ -240,6 +247,9 @@ impl Local {
             found_below: 0,
             told_labels: FxHashSet::default(),
             way: DeltaLog::default(),
+            pruner: None,
+            looked_for: None,
+            pruned: 0,
         }
     }
 
@@ -321,7 +331,8 @@ impl Local {
 
     /// Tells the finds that are first finds of their label, in the order
     /// of one process's search ((depth, key)), as long as each is
-    /// complete (no lesser find can still come) and its path is known.
+    /// complete (no lesser find can still come) and its path is known;
+    /// once every label looked for is told, the search stops.
     fn tell_found(&mut self) {
         let Some(tell) = self.tell.clone() else {
             self.found.clear();
@@ -344,6 +355,10 @@ impl Local {
             done += 1;
         }
         self.found.drain(..done);
+        let looked_for = self.looked_for.as_deref().unwrap_or_default();
+        if self.looked_for.is_some() && looked_for.iter().all(|l| self.told_labels.contains(l)) {
+            self.stopped.get_or_insert(StopReason::AllErrorsFound);
+        }
     }
 
     /// The inputs from the initial state to the state of global id `id`
@@ -369,8 +384,9 @@ impl Local {
 }
 
 /// A worker's figures, sent to the reporter at the end: states,
-/// transitions, depth, why it stopped, and the bytes of its store.
-type Summary = (u64, u64, u32, Option<u8>, u64);
+/// transitions, depth, why it stopped, the bytes of its store, and the
+/// states it left unexpanded.
+type Summary = (u64, u64, u32, Option<u8>, u64, u64);
 
 /// What a distributed search keeps and whom it tells.
 #[derive(Clone, Default)]
@@ -382,16 +398,149 @@ pub struct Wanted {
     /// search in one process finds), in the order one process finds
     /// them.
     pub on_error: Option<ErrorFound>,
+    /// Makes each worker's [`Pruner`]: the states it prunes are stored but
+    /// not expanded (then the graph cannot be kept).
+    pub pruners: Option<MakePruner>,
+    /// The labels looked for, if not all: with `on_error`, the search stops
+    /// ([`StopReason::AllErrorsFound`]) once each was told.
+    pub labels: Option<Vec<u32>>,
+}
+
+/// Leaves states of a distributed search unexpanded, marking each one it
+/// leaves; every worker has its own.
+pub trait Pruner {
+    /// Whether `state` need not be expanded (then it is marked).
+    fn prune(&mut self, state: &[i32]) -> bool;
+    /// The marks of the states left so far: numbers whose meaning the
+    /// maker gives them. The reporter's exploration has every worker's,
+    /// merged ([`Exploration::marks`]).
+    fn marks(&self) -> Vec<u64>;
+}
+
+/// Makes a worker's [`Pruner`].
+pub type MakePruner = Arc<dyn Fn() -> Box<dyn Pruner> + Send + Sync>;
+
+/// A process connected to the others of its cluster, which all agreed to
+/// belong to one run ([`connect`]), before the search.
+pub struct Joined {
+    sockets: Vec<Option<std::net::TcpStream>>,
+    process: usize,
+    threads: usize,
+    started: Instant,
+}
+
+/// Connects this process to the others of `cluster`, which must run the
+/// program whose [`crate::ir::Program::fingerprint`] is `program` and want
+/// the same of the search (`wanted`'s graph and telling, and `pruned`:
+/// whether the search will be given pruners); where anything differs, the
+/// run ends with an error before any state is exchanged.
+pub fn join(
+    program: u64,
+    cluster: &Cluster,
+    wanted: &Wanted,
+    pruned: bool,
+) -> Result<Joined, DistributedError> {
+    let started = Instant::now();
+    let threads = cluster.threads.max(1);
+    let identity = connect::Identity {
+        run: FxBuildHasher.hash_one(&cluster.run_id),
+        // A search that keeps the graph, tells finds or prunes exchanges
+        // other things: all must agree.
+        program: FxBuildHasher.hash_one((
+            program,
+            wanted.keep_graph,
+            wanted.on_error.is_some(),
+            pruned,
+        )),
+        threads: threads as u64,
+    };
+    let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
+    Ok(Joined {
+        sockets,
+        process: cluster.process,
+        threads,
+        started,
+    })
+}
+
+impl Joined {
+    /// Whether this process is the reporter (the last), which gathers the
+    /// search's results.
+    pub fn is_reporter(&self) -> bool {
+        self.process + 1 == self.sockets.len()
+    }
+
+    /// Hands the reporter's `bytes` to every process: the reporter sends
+    /// them (and gets them back), the others wait for them until
+    /// `deadline` and return them.
+    pub fn hand_out(
+        &mut self,
+        bytes: &[u8],
+        deadline: Instant,
+    ) -> Result<Vec<u8>, DistributedError> {
+        Ok(connect::hand_out(
+            &mut self.sockets,
+            self.process,
+            bytes,
+            deadline,
+        )?)
+    }
+
+    /// The search of `sys` on the joined processes, keeping and telling
+    /// what `wanted` says (the same `wanted` as [`join`]'s): with the
+    /// graph, the exploration's graph has every edge, as the search in one
+    /// process gives it. Returns the exploration on the last process,
+    /// `None` on the others.
+    pub fn explore<S>(
+        self,
+        sys: Arc<S>,
+        budget: &Budget,
+        wanted: Wanted,
+    ) -> Result<Option<Exploration>, DistributedError>
+    where
+        S: System + Send + Sync + 'static,
+        S::Scratch: 'static,
+    {
+        let Joined {
+            sockets,
+            process,
+            threads,
+            started,
+        } = self;
+        let (builders, others) = networking(sockets, process, threads)?;
+        let budget = budget.clone();
+        let telling = wanted.on_error.is_some();
+        lost::prepare();
+        let guards = execute_from(
+            builders,
+            others,
+            timely::WorkerConfig::default(),
+            move |worker| {
+                let (width, inputs) = (sys.state_width(), sys.n_inputs());
+                let reporter = worker.index() + 1 == worker.peers();
+                let tell = wanted.on_error.clone().filter(|_| reporter);
+                let keep_graph = wanted.keep_graph && wanted.pruners.is_none();
+                let mut local = Local::new(width, inputs, keep_graph, tell);
+                local.pruner = wanted.pruners.as_ref().map(|make| make());
+                local.looked_for = wanted.labels.clone().filter(|_| reporter);
+                let local = Rc::new(RefCell::new(local));
+                search(worker, &sys, &budget, &local, telling);
+                gather(worker, &sys, &local, started)
+            },
+        )
+        .map_err(DistributedError::Timely)?;
+        let mut report = None;
+        for result in lost::join(guards)? {
+            report = report.or(result);
+        }
+        Ok(report)
+    }
 }
 
 /// Explores `sys`, the program whose [`crate::ir::Program::fingerprint`]
-/// is `program`, with this process as one of `cluster`'s. The processes
-/// first connect and compare their run ids, programs and thread counts
-/// ([`connect`]); where any differs, the run ends with an error before any
-/// state is exchanged. `wanted` says what else it keeps and whom it tells
-/// ([`Wanted`]): with the graph, the exploration's graph has every edge,
-/// as the search in one process gives it. Returns the exploration on the
-/// last process, `None` on the others.
+/// is `program`, with this process as one of `cluster`'s: [`join`], then
+/// [`Joined::explore`]. Returns the exploration on the last process,
+/// `None` on the others.
 pub fn explore_distributed<S>(
     sys: Arc<S>,
     program: u64,
@@ -403,40 +552,8 @@ where
     S: System + Send + Sync + 'static,
     S::Scratch: 'static,
 {
-    let started = Instant::now();
-    let threads = cluster.threads.max(1);
-    let identity = connect::Identity {
-        run: FxBuildHasher.hash_one(&cluster.run_id),
-        // A search that keeps the graph, or tells finds, exchanges other
-        // things: all must agree.
-        program: FxBuildHasher.hash_one((program, wanted.keep_graph, wanted.on_error.is_some())),
-        threads: threads as u64,
-    };
-    let sockets = connect::connect(&cluster.addresses, cluster.process, identity, CONNECT_LIMIT)?;
-    let (builders, others) = networking(sockets, cluster.process, threads)?;
-    let budget = budget.clone();
-    let telling = wanted.on_error.is_some();
-    lost::prepare();
-    let guards = execute_from(
-        builders,
-        others,
-        timely::WorkerConfig::default(),
-        move |worker| {
-            let (width, inputs) = (sys.state_width(), sys.n_inputs());
-            let reporter = worker.index() + 1 == worker.peers();
-            let tell = wanted.on_error.clone().filter(|_| reporter);
-            let local = Local::new(width, inputs, wanted.keep_graph, tell);
-            let local = Rc::new(RefCell::new(local));
-            search(worker, &sys, &budget, &local, telling);
-            gather(worker, &sys, &local, started)
-        },
-    )
-    .map_err(DistributedError::Timely)?;
-    let mut report = None;
-    for result in lost::join(guards)? {
-        report = report.or(result);
-    }
-    Ok(report)
+    let pruned = wanted.pruners.is_some();
+    join(program, cluster, &wanted, pruned)?.explore(sys, budget, wanted)
 }
 
 /// Timely's communication over the connected `sockets`: one builder per

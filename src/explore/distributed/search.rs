@@ -397,6 +397,12 @@ impl<S: System> Expander<S> {
         give: &mut impl FnMut(Candidate),
     ) {
         l.store.decode(root, &mut self.state);
+        if let Some(pruner) = l.pruner.as_mut() {
+            if pruner.prune(&self.state) {
+                l.pruned += 1;
+                return;
+            }
+        }
         for i in 0..sys.n_inputs() {
             let key = (0, global, i as u32);
             l.transitions += 1;
