@@ -33,6 +33,7 @@ use crate::explore::{Estimate, Guide};
 use crate::ir::{GlobalKind, Program};
 
 /// The regions of a certificate as intervals on the engine's state slots.
+#[derive(Clone)]
 pub struct SlotBoxes {
     /// Per region: (slot, lo, hi); `None` for a region no state lies in
     /// (a bound on a constant that the constant breaks).

@@ -105,12 +105,8 @@ pub fn solve_distributed(
         SlotBoxes::new(&p, &m, &c).map(|b| (c, b))
     });
     if let Some(g) = &graph {
-        let boxes = boxed.as_ref().map(|(c, _)| SlotBoxes::new(&p, &m, c));
-        wanted.pruners = Some(AbstractPruner::maker(
-            Arc::clone(g),
-            &labels,
-            boxes.flatten(),
-        ));
+        let boxes = boxed.as_ref().map(|(_, b)| b.clone());
+        wanted.pruners = Some(AbstractPruner::maker(Arc::clone(g), &labels, boxes));
         // With none, the pruners leave the initial state, and the search
         // ends complete.
         wanted.labels = (!labels.is_empty()).then_some(labels);
